@@ -1,0 +1,675 @@
+package dev.ariadne.http;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * An incremental HTTP/1.1 request parser (RFC 9112): a resumable state machine fed with whatever
+ * bytes have arrived, in pieces of any size, that reports what it recognises to a
+ * {@link RequestSink}.
+ *
+ * <p>Usage: call {@link #parse} each time bytes arrive. It consumes input until it needs more
+ * bytes ({@code false}) or until a sink method asks it to stop ({@code true}). After
+ * {@link RequestSink#messageComplete()} the parser stays {@link State#COMPLETE} and consumes
+ * nothing until {@link #reset()}, so the bytes of a pipelined next request stay in the caller's
+ * buffer. One parser serves one connection; it is not thread-safe, but it keeps no thread of its
+ * own, so a selector thread and a worker may use it in turn.
+ *
+ * <p>Input buffers must be heap buffers (with an accessible array). The parser copies only the
+ * unfinished line at the end of a buffer; complete lines are read in place. It never holds more
+ * than one line, bounded by the limits, whatever the input.
+ *
+ * <p>Every violation throws {@link HttpParseException} with the status to answer: 400 for
+ * malformed syntax, 413/414/431 for the limits, 501 for an unknown transfer coding, 505 for a
+ * version other than 1.0 and 1.1, 417 for an expectation other than {@code 100-continue}. After
+ * an exception the connection must be closed: the parser's state is undefined.
+ */
+public final class RequestParser {
+
+	/** Where the parser is within a request. */
+	public enum State {
+
+		/** Waiting for, or inside, the request line (empty lines before it are skipped). */
+		REQUEST_LINE,
+
+		/** Inside the header section. */
+		HEADERS,
+
+		/** Inside a body framed by {@code Content-Length}. */
+		CONTENT,
+
+		/** Inside a chunk-size line. */
+		CHUNK_SIZE,
+
+		/** Inside chunk data. */
+		CHUNK_DATA,
+
+		/** Expecting the CRLF that ends chunk data. */
+		CHUNK_END,
+
+		/** Inside the trailer section after the last chunk. */
+		TRAILERS,
+
+		/** The request has been read; {@link RequestSink#messageComplete()} is due. */
+		MESSAGE_END,
+
+		/** The request has been read and reported; {@link #reset()} is due. */
+		COMPLETE
+
+	}
+
+	/** Longest chunk-size line (size and extensions) accepted, in bytes. */
+	static final int MAX_CHUNK_LINE_LENGTH = 4096;
+
+	private static final int MAX_LEADING_EMPTY_LINES = 8;
+
+	private static final byte[] HTTP_SLASH = "HTTP/".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] SCHEME_HTTP = "http://".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] SCHEME_HTTPS = "https://".getBytes(StandardCharsets.US_ASCII);
+
+	private final ParserLimits limits;
+
+	private final RequestSink sink;
+
+	private State state = State.REQUEST_LINE;
+
+	/** Holds the unfinished line when input ends mid-line. */
+	private byte[] partial = new byte[128];
+
+	private int partialLength;
+
+	/** The current complete line: {@code line[lineStart, lineEnd)}, line end removed. */
+	private byte[] line;
+
+	private int lineStart;
+
+	private int lineEnd;
+
+	private int emptyLines;
+
+	/** Bytes of the header (or trailer) section read so far, line ends included. */
+	private int sectionBytes;
+
+	private RequestHead head;
+
+	private Headers fields;
+
+	/** Bytes left in the fixed-length body or in the current chunk. */
+	private long remaining;
+
+	/** Chunk data read so far in this request. */
+	private long chunkedBytes;
+
+	/**
+	 * Creates a parser for one connection.
+	 * @param limits the limits to enforce
+	 * @param sink where parsed events go
+	 */
+	public RequestParser(ParserLimits limits, RequestSink sink) {
+		this.limits = limits;
+		this.sink = sink;
+	}
+
+	/**
+	 * Returns where the parser is within the current request.
+	 * @return the state
+	 */
+	public State state() {
+		return this.state;
+	}
+
+	/**
+	 * Returns whether the parser is between requests: nothing of the next request has been
+	 * consumed yet.
+	 * @return whether no request is partly read
+	 */
+	public boolean isIdle() {
+		return this.state == State.REQUEST_LINE && this.partialLength == 0 && this.emptyLines == 0;
+	}
+
+	/**
+	 * Makes the parser ready for the next request on the connection.
+	 */
+	public void reset() {
+		this.state = State.REQUEST_LINE;
+		this.partialLength = 0;
+		this.emptyLines = 0;
+		this.sectionBytes = 0;
+		this.head = null;
+		this.fields = null;
+		this.line = null;
+		this.remaining = 0;
+		this.chunkedBytes = 0;
+		if (this.partial.length > 1024) {
+			this.partial = new byte[128];
+		}
+	}
+
+	/**
+	 * Consumes bytes from {@code in}, from its position up to its limit, advancing the
+	 * position past everything consumed.
+	 * @param in the bytes received, a heap buffer
+	 * @return {@code true} when a sink method asked to stop, {@code false} when all input was
+	 * consumed or the request is complete
+	 * @throws HttpParseException if the input violates RFC 9112 or a limit
+	 */
+	public boolean parse(ByteBuffer in) throws HttpParseException {
+		while (true) {
+			switch (this.state) {
+				case REQUEST_LINE, HEADERS, CHUNK_SIZE, CHUNK_END, TRAILERS -> {
+					if (!nextLine(in)) {
+						return false;
+					}
+					if (onLine()) {
+						return true;
+					}
+				}
+				case CONTENT, CHUNK_DATA -> {
+					if (!in.hasRemaining()) {
+						return false;
+					}
+					if (content(in)) {
+						return true;
+					}
+				}
+				case MESSAGE_END -> {
+					this.state = State.COMPLETE;
+					if (this.sink.messageComplete()) {
+						return true;
+					}
+				}
+				case COMPLETE -> {
+					return false;
+				}
+			}
+		}
+	}
+
+	// ---- lines
+
+	/**
+	 * Finds the next complete line, copying an unfinished one aside. Enforces the line limit of
+	 * the current state as bytes arrive, so an endless line fails early.
+	 */
+	private boolean nextLine(ByteBuffer in) throws HttpParseException {
+		byte[] buf = in.array();
+		int base = in.arrayOffset();
+		int from = base + in.position();
+		int to = base + in.limit();
+		int lf = -1;
+		for (int i = from; i < to; i++) {
+			if (buf[i] == Ascii.LF) {
+				lf = i;
+				break;
+			}
+		}
+		int length = this.partialLength + (((lf >= 0) ? lf : to) - from);
+		checkLineLength(length, lf >= 0);
+		if (lf < 0) {
+			appendPartial(buf, from, to - from);
+			in.position(in.limit());
+			return false;
+		}
+		if (this.partialLength == 0) {
+			this.line = buf;
+			this.lineStart = from;
+			this.lineEnd = lf;
+		}
+		else {
+			appendPartial(buf, from, lf - from);
+			this.line = this.partial;
+			this.lineStart = 0;
+			this.lineEnd = this.partialLength;
+			this.partialLength = 0;
+		}
+		in.position(lf + 1 - base);
+		if (this.lineEnd > this.lineStart && this.line[this.lineEnd - 1] == Ascii.CR) {
+			this.lineEnd--;
+		}
+		return true;
+	}
+
+	/** {@code length} counts the line's bytes before its LF (a CR included). */
+	private void checkLineLength(int length, boolean complete) throws HttpParseException {
+		switch (this.state) {
+			case REQUEST_LINE -> {
+				if (length > this.limits.maxLineLength() + 1) {
+					throw new HttpParseException(Status.URI_TOO_LONG_414,
+							"Request line longer than " + this.limits.maxLineLength() + " bytes");
+				}
+			}
+			case HEADERS, TRAILERS -> {
+				if (this.sectionBytes + length + (complete ? 1 : 0) > this.limits.maxHeaderSize()) {
+					throw new HttpParseException(Status.HEADER_FIELDS_TOO_LARGE_431,
+							((this.state == State.HEADERS) ? "Header" : "Trailer") + " section larger than "
+									+ this.limits.maxHeaderSize() + " bytes");
+				}
+				if (complete) {
+					this.sectionBytes += length + 1;
+				}
+			}
+			case CHUNK_SIZE -> {
+				if (length > MAX_CHUNK_LINE_LENGTH) {
+					throw bad("Chunk-size line longer than " + MAX_CHUNK_LINE_LENGTH + " bytes");
+				}
+			}
+			case CHUNK_END -> {
+				if (length > 1) {
+					throw bad("Chunk data not followed by CRLF");
+				}
+			}
+			default -> throw new IllegalStateException(this.state.name());
+		}
+	}
+
+	private void appendPartial(byte[] buf, int from, int length) {
+		int needed = this.partialLength + length;
+		if (needed > this.partial.length) {
+			this.partial = Arrays.copyOf(this.partial, Math.max(needed, this.partial.length * 2));
+		}
+		System.arraycopy(buf, from, this.partial, this.partialLength, length);
+		this.partialLength = needed;
+	}
+
+	private boolean onLine() throws HttpParseException {
+		switch (this.state) {
+			case REQUEST_LINE -> requestLine();
+			case HEADERS -> {
+				if (this.lineEnd == this.lineStart) {
+					return headComplete();
+				}
+				field(this.fields);
+			}
+			case CHUNK_SIZE -> chunkSize();
+			case CHUNK_END -> {
+				if (this.lineEnd != this.lineStart) {
+					throw bad("Chunk data not followed by CRLF");
+				}
+				this.state = State.CHUNK_SIZE;
+			}
+			case TRAILERS -> {
+				if (this.lineEnd == this.lineStart) {
+					this.state = State.MESSAGE_END;
+				}
+				else {
+					if (this.head.trailers == null) {
+						this.head.trailers = new Headers(4);
+					}
+					field(this.head.trailers);
+				}
+			}
+			default -> throw new IllegalStateException(this.state.name());
+		}
+		return false;
+	}
+
+	// ---- request line
+
+	private void requestLine() throws HttpParseException {
+		byte[] b = this.line;
+		int end = this.lineEnd;
+		if (end == this.lineStart) {
+			if (++this.emptyLines > MAX_LEADING_EMPTY_LINES) {
+				throw bad("Too many empty lines before the request line");
+			}
+			return;
+		}
+		int i = this.lineStart;
+		while (i < end && Ascii.isToken(b[i])) {
+			i++;
+		}
+		if (i == this.lineStart || i == end || b[i] != Ascii.SP) {
+			throw bad("Malformed request line: method must be a token followed by one space");
+		}
+		Method method = Method.of(b, this.lineStart, i);
+		int targetStart = ++i;
+		while (i < end && Ascii.isTarget(b[i])) {
+			i++;
+		}
+		if (i == targetStart || i == end || b[i] != Ascii.SP) {
+			throw bad("Malformed request line: invalid character in the request target, or not "
+					+ "exactly one space before the version");
+		}
+		int targetEnd = i;
+		Version version = version(b, i + 1, end);
+		String target = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.ISO_8859_1);
+		this.fields = new Headers();
+		this.head = target(method, target, b, targetStart, targetEnd, version, this.fields);
+		this.state = State.HEADERS;
+		this.sectionBytes = 0;
+	}
+
+	private static Version version(byte[] b, int start, int end) throws HttpParseException {
+		if (end - start != 8 || !Ascii.equals(HTTP_SLASH, b, start) || !isDigit(b[start + 5])
+				|| b[start + 6] != '.' || !isDigit(b[start + 7])) {
+			throw bad("Malformed request line: the version must be HTTP/<digit>.<digit>");
+		}
+		if (b[start + 5] == '1' && b[start + 7] == '1') {
+			return Version.HTTP_1_1;
+		}
+		if (b[start + 5] == '1' && b[start + 7] == '0') {
+			return Version.HTTP_1_0;
+		}
+		throw new HttpParseException(Status.VERSION_NOT_SUPPORTED_505, "Only HTTP/1.0 and HTTP/1.1 are supported");
+	}
+
+	private static RequestHead target(Method method, String target, byte[] b, int start, int end, Version version,
+			Headers headers) throws HttpParseException {
+		if (b[start] == '/') {
+			if (method == Method.CONNECT) {
+				throw bad("CONNECT requires an authority-form target");
+			}
+			return new RequestHead(method, target, RequestHead.TargetForm.ORIGIN, target, version, headers);
+		}
+		if (end - start == 1 && b[start] == '*') {
+			if (method != Method.OPTIONS) {
+				throw bad("The asterisk-form target is allowed only with OPTIONS");
+			}
+			return new RequestHead(method, target, RequestHead.TargetForm.ASTERISK, target, version, headers);
+		}
+		if (method == Method.CONNECT) {
+			if (target.indexOf('/') >= 0 || target.indexOf(':') <= 0) {
+				throw bad("CONNECT requires an authority-form target (host:port)");
+			}
+			return new RequestHead(method, target, RequestHead.TargetForm.AUTHORITY, target, version, headers);
+		}
+		int schemeLength = hasPrefixIgnoreCase(SCHEME_HTTP, b, start, end) ? SCHEME_HTTP.length
+				: hasPrefixIgnoreCase(SCHEME_HTTPS, b, start, end) ? SCHEME_HTTPS.length : -1;
+		if (schemeLength < 0) {
+			throw bad("Request target must be a path, an absolute http(s) URI, or * for OPTIONS");
+		}
+		int authorityStart = schemeLength;
+		int pathStart = authorityStart;
+		while (pathStart < target.length() && target.charAt(pathStart) != '/' && target.charAt(pathStart) != '?') {
+			pathStart++;
+		}
+		if (pathStart == authorityStart) {
+			throw bad("Absolute-form target without a host");
+		}
+		String rest = target.substring(pathStart);
+		String pathAndQuery = rest.isEmpty() ? "/" : (rest.charAt(0) == '?') ? "/" + rest : rest;
+		return new RequestHead(method, target, RequestHead.TargetForm.ABSOLUTE, pathAndQuery, version, headers);
+	}
+
+	private static boolean hasPrefixIgnoreCase(byte[] prefix, byte[] b, int start, int end) {
+		return end - start > prefix.length && Ascii.equalsIgnoreCase(prefix, b, start);
+	}
+
+	private static boolean isDigit(byte b) {
+		return b >= '0' && b <= '9';
+	}
+
+	// ---- header fields
+
+	private void field(Headers into) throws HttpParseException {
+		byte[] b = this.line;
+		int start = this.lineStart;
+		int end = this.lineEnd;
+		if (Ascii.isWhitespace(b[start])) {
+			throw bad("Header line starts with whitespace (obsolete line folding is not accepted)");
+		}
+		int i = start;
+		while (i < end && Ascii.isToken(b[i])) {
+			i++;
+		}
+		if (i == end) {
+			throw bad("Header line without a colon");
+		}
+		if (b[i] != ':') {
+			throw bad(Ascii.isWhitespace(b[i]) ? "Whitespace between header name and colon"
+					: "Invalid character in header name");
+		}
+		if (i == start) {
+			throw bad("Empty header name");
+		}
+		String name = HeaderName.of(b, start, i);
+		int valueStart = i + 1;
+		int valueEnd = end;
+		while (valueStart < valueEnd && Ascii.isWhitespace(b[valueStart])) {
+			valueStart++;
+		}
+		while (valueEnd > valueStart && Ascii.isWhitespace(b[valueEnd - 1])) {
+			valueEnd--;
+		}
+		for (int j = valueStart; j < valueEnd; j++) {
+			if (!Ascii.isFieldValue(b[j])) {
+				throw bad((b[j] == Ascii.CR) ? "Bare CR in header value" : "Control character in header value");
+			}
+		}
+		if (into.size() >= this.limits.maxHeaderCount()) {
+			throw new HttpParseException(Status.HEADER_FIELDS_TOO_LARGE_431,
+					"More than " + this.limits.maxHeaderCount() + " header fields");
+		}
+		into.add(name, new String(b, valueStart, valueEnd - valueStart, StandardCharsets.ISO_8859_1));
+	}
+
+	private boolean headComplete() throws HttpParseException {
+		RequestHead head = this.head;
+		Headers headers = this.fields;
+		int hosts = 0;
+		boolean transferEncoding = false;
+		for (int i = 0; i < headers.size(); i++) {
+			String name = headers.name(i);
+			String value = headers.value(i);
+			if (name == HeaderName.HOST) {
+				hosts++;
+				checkHost(value);
+			}
+			else if (name == HeaderName.CONTENT_LENGTH) {
+				contentLength(head, value);
+			}
+			else if (name == HeaderName.TRANSFER_ENCODING) {
+				transferEncoding = true;
+				transferCodings(head, value);
+			}
+			else if (name == HeaderName.CONNECTION) {
+				head.closeRequested |= Headers.listsToken(value, "close");
+				head.keepAliveRequested |= Headers.listsToken(value, "keep-alive");
+			}
+			else if (name == HeaderName.EXPECT) {
+				expectation(head, value);
+			}
+		}
+		if (hosts > 1) {
+			throw bad("More than one Host header");
+		}
+		if (hosts == 0 && head.version() == Version.HTTP_1_1) {
+			throw bad("HTTP/1.1 request without a Host header");
+		}
+		if (transferEncoding) {
+			if (head.version() == Version.HTTP_1_0) {
+				throw bad("Transfer-Encoding in an HTTP/1.0 request");
+			}
+			if (head.contentLength >= 0) {
+				throw bad("Both Content-Length and Transfer-Encoding");
+			}
+			if (!head.chunked) {
+				throw bad("Transfer-Encoding without chunked as the final coding");
+			}
+		}
+		if (head.contentLength > this.limits.maxBodySize()) {
+			throw new HttpParseException(Status.CONTENT_TOO_LARGE_413,
+					"Request body larger than " + this.limits.maxBodySize() + " bytes");
+		}
+		this.fields = null;
+		if (head.chunked) {
+			this.state = State.CHUNK_SIZE;
+		}
+		else if (head.contentLength > 0) {
+			this.remaining = head.contentLength;
+			this.state = State.CONTENT;
+		}
+		else {
+			this.state = State.MESSAGE_END;
+		}
+		return this.sink.headComplete(head);
+	}
+
+	private static void checkHost(String value) throws HttpParseException {
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+					|| "-._~%!$&'()*+,;=:[]".indexOf(c) >= 0;
+			if (!allowed) {
+				throw bad("Invalid Host header");
+			}
+		}
+	}
+
+	private static void contentLength(RequestHead head, String value) throws HttpParseException {
+		int length = value.length();
+		int start = 0;
+		while (start <= length) {
+			int comma = value.indexOf(',', start);
+			int end = (comma < 0) ? length : comma;
+			long parsed = digits(value, trimStart(value, start, end), trimEnd(value, start, end));
+			if (head.contentLength >= 0 && head.contentLength != parsed) {
+				throw bad("Conflicting Content-Length values");
+			}
+			head.contentLength = parsed;
+			if (comma < 0) {
+				return;
+			}
+			start = comma + 1;
+		}
+	}
+
+	/** Parses 1*DIGIT; a number too large for a long counts as larger than any body limit. */
+	private static long digits(String value, int start, int end) throws HttpParseException {
+		if (start == end) {
+			throw bad("Empty Content-Length");
+		}
+		long result = 0;
+		for (int i = start; i < end; i++) {
+			char c = value.charAt(i);
+			if (c < '0' || c > '9') {
+				throw bad("Content-Length is not a non-negative decimal number");
+			}
+			if (result > (Long.MAX_VALUE - 9) / 10) {
+				result = Long.MAX_VALUE;
+			}
+			else {
+				result = result * 10 + (c - '0');
+			}
+		}
+		return result;
+	}
+
+	private static void transferCodings(RequestHead head, String value) throws HttpParseException {
+		int length = value.length();
+		int start = 0;
+		while (start <= length) {
+			int comma = value.indexOf(',', start);
+			int end = (comma < 0) ? length : comma;
+			int s = trimStart(value, start, end);
+			int e = trimEnd(value, start, end);
+			if (s < e) {
+				if (head.chunked) {
+					throw bad("chunked must be the final transfer coding, applied once");
+				}
+				if (e - s == 7 && value.regionMatches(true, s, "chunked", 0, 7)) {
+					head.chunked = true;
+				}
+				else {
+					throw new HttpParseException(Status.NOT_IMPLEMENTED_501,
+							"Transfer coding not implemented: only chunked is supported");
+				}
+			}
+			if (comma < 0) {
+				return;
+			}
+			start = comma + 1;
+		}
+	}
+
+	private static void expectation(RequestHead head, String value) throws HttpParseException {
+		if (value.equalsIgnoreCase("100-continue")) {
+			head.expectContinue = true;
+		}
+		else {
+			throw new HttpParseException(Status.EXPECTATION_FAILED_417, "Only the 100-continue expectation is supported");
+		}
+	}
+
+	private static int trimStart(String value, int start, int end) {
+		while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+			start++;
+		}
+		return start;
+	}
+
+	private static int trimEnd(String value, int start, int end) {
+		while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+			end--;
+		}
+		return end;
+	}
+
+	// ---- body
+
+	private boolean content(ByteBuffer in) {
+		int length = (int) Math.min(this.remaining, in.remaining());
+		int position = in.position();
+		ByteBuffer content = in.slice(position, length);
+		in.position(position + length);
+		this.remaining -= length;
+		if (this.remaining == 0) {
+			this.state = (this.state == State.CHUNK_DATA) ? State.CHUNK_END : State.MESSAGE_END;
+		}
+		return this.sink.content(content);
+	}
+
+	private void chunkSize() throws HttpParseException {
+		byte[] b = this.line;
+		int i = this.lineStart;
+		int end = this.lineEnd;
+		long size = 0;
+		while (i < end) {
+			int digit = Ascii.hexValue(b[i]);
+			if (digit < 0) {
+				break;
+			}
+			if (size > (Long.MAX_VALUE >> 4)) {
+				throw bad("Chunk size too large");
+			}
+			size = (size << 4) | digit;
+			i++;
+		}
+		if (i == this.lineStart) {
+			throw bad("Invalid chunk size");
+		}
+		while (i < end && Ascii.isWhitespace(b[i])) {
+			i++;
+		}
+		if (i < end) {
+			if (b[i] != ';') {
+				throw bad("Invalid chunk size");
+			}
+			for (int j = i; j < end; j++) {
+				if (!Ascii.isFieldValue(b[j])) {
+					throw bad("Control character in chunk extension");
+				}
+			}
+		}
+		if (size == 0) {
+			this.state = State.TRAILERS;
+			this.sectionBytes = 0;
+			return;
+		}
+		this.chunkedBytes += size;
+		if (this.chunkedBytes > this.limits.maxBodySize() || this.chunkedBytes < 0) {
+			throw new HttpParseException(Status.CONTENT_TOO_LARGE_413,
+					"Request body larger than " + this.limits.maxBodySize() + " bytes");
+		}
+		this.remaining = size;
+		this.state = State.CHUNK_DATA;
+	}
+
+	private static HttpParseException bad(String reason) {
+		return new HttpParseException(Status.BAD_REQUEST_400, reason);
+	}
+
+}

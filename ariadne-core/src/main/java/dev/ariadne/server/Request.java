@@ -1,0 +1,127 @@
+package dev.ariadne.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+
+import dev.ariadne.http.Headers;
+import dev.ariadne.http.Method;
+import dev.ariadne.http.Version;
+
+/**
+ * A request as a handler sees it. Valid only while its handler runs, and only on that thread.
+ */
+public interface Request {
+
+	/**
+	 * Returns the request method.
+	 * @return the method
+	 */
+	Method method();
+
+	/**
+	 * Returns the request target exactly as sent (origin-, absolute-, asterisk- or
+	 * authority-form).
+	 * @return the raw target
+	 */
+	String target();
+
+	/**
+	 * Returns the decoded path of the target, without the query.
+	 * @return the path, for example {@code /api/user/42}
+	 */
+	String path();
+
+	/**
+	 * Returns the raw query string.
+	 * @return the query without its {@code ?}, or {@code null} when there is none
+	 */
+	String query();
+
+	/**
+	 * Returns the first value of a query parameter, decoded.
+	 * @param name the parameter name
+	 * @return the value, or {@code null} when absent
+	 */
+	String queryParam(String name);
+
+	/**
+	 * Returns every query parameter, decoded, in order.
+	 * @return the parameters by name
+	 */
+	Map<String, List<String>> queryParams();
+
+	/**
+	 * Returns the value a path variable of the route template matched.
+	 * @param name the variable name, as in {@code /api/user/{id}}
+	 * @return the decoded value, or {@code null} when the template has no such variable
+	 */
+	String pathVariable(String name);
+
+	/**
+	 * Returns every path variable of the matched route template.
+	 * @return the variables by name
+	 */
+	Map<String, String> pathVariables();
+
+	/**
+	 * Returns the template of the route that matched, for example {@code /api/user/{id}}.
+	 * @return the route template
+	 */
+	String route();
+
+	/**
+	 * Returns the protocol version.
+	 * @return the version
+	 */
+	Version version();
+
+	/**
+	 * Returns the header fields.
+	 * @return the headers
+	 */
+	Headers headers();
+
+	/**
+	 * Returns the first value of a header field.
+	 * @param name the field name, in any case
+	 * @return the value, or {@code null} when absent
+	 */
+	String header(String name);
+
+	/**
+	 * Returns the body as a stream, with transfer coding removed. Reading it for the first time
+	 * sends {@code 100 Continue} when the client asked for it. The stream ends at the end of
+	 * the body; closing it is optional.
+	 * @return the body stream, empty when there is no body
+	 */
+	InputStream body();
+
+	/**
+	 * Reads the whole body, at most {@code request.max-body-size} bytes.
+	 * @return the body bytes
+	 * @throws IOException if the connection fails while reading
+	 */
+	byte[] bodyBytes() throws IOException;
+
+	/**
+	 * Returns the trailer fields of a chunked body, once the body has been read.
+	 * @return the trailers, empty when there are none
+	 */
+	Headers trailers();
+
+	/**
+	 * Returns the client's address.
+	 * @return the remote address
+	 */
+	InetSocketAddress remoteAddress();
+
+	/**
+	 * Returns the server's address for this connection.
+	 * @return the local address
+	 */
+	InetSocketAddress localAddress();
+
+}

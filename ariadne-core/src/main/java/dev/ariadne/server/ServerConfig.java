@@ -1,0 +1,400 @@
+package dev.ariadne.server;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.ariadne.http.ParserLimits;
+
+/**
+ * Everything a server instance is configured with: one immutable, validated value with one
+ * documented default per option. Validation messages name the option as it is spelled under
+ * {@code ariadne.server.*}, so a bad Spring property fails with the property's name.
+ *
+ * @param name the listener's name, used in thread names and the {@code listener} metric tag
+ * @param address the address to bind, or {@code null} for every local address
+ * @param port the port to bind, 0 for an ephemeral port
+ * @param ioModel how connections are handled
+ * @param maxThreads most worker threads (for {@code virtual-threads}: most requests in flight)
+ * @param minThreads worker threads kept alive when idle
+ * @param queueCapacity most connections ({@code blocking}) or requests ({@code event-loop})
+ * waiting for a worker; beyond it they are answered 503
+ * @param selectors selector threads of the {@code event-loop} model
+ * @param acceptBacklog length of the kernel's accept queue requested from {@code listen}
+ * @param maxConnections most open connections; at the limit the server stops accepting
+ * @param keepAliveEnabled whether connections persist between requests
+ * @param keepAliveTimeout how long an idle connection is kept, and how long a write may make no
+ * progress
+ * @param keepAliveMaxRequests most requests on one connection, 0 for no limit
+ * @param keepAliveReleaseThreshold {@code blocking} model: share of busy workers above which
+ * responses carry {@code Connection: close} to release pinned workers; 1 disables it
+ * @param headerTimeout how long a client may take to send a request's head, and most time
+ * between two reads of a body
+ * @param limits request size limits
+ * @param shutdownGracePeriod how long a graceful shutdown lets requests in flight finish
+ */
+public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
+		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
+		boolean keepAliveEnabled, Duration keepAliveTimeout, int keepAliveMaxRequests,
+		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, Duration shutdownGracePeriod) {
+
+	/** Default port: 8080. */
+	public static final int DEFAULT_PORT = 8080;
+
+	/** Default worker threads: 200, as in Tomcat and Jetty (never the core count). */
+	public static final int DEFAULT_MAX_THREADS = 200;
+
+	/** Default idle worker threads kept: 10. */
+	public static final int DEFAULT_MIN_THREADS = 10;
+
+	/** Default accept backlog: 100. */
+	public static final int DEFAULT_ACCEPT_BACKLOG = 100;
+
+	/** Default connection limit: 16,384. */
+	public static final int DEFAULT_MAX_CONNECTIONS = 16_384;
+
+	/** Default keep-alive timeout: 20 seconds. */
+	public static final Duration DEFAULT_KEEP_ALIVE_TIMEOUT = Duration.ofSeconds(20);
+
+	/** Default release threshold: 0.75, as Tomcat's blocking connector. */
+	public static final double DEFAULT_RELEASE_THRESHOLD = 0.75;
+
+	/** Default header timeout: 20 seconds. */
+	public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(20);
+
+	/** Default grace period: 30 seconds, Spring's default shutdown phase timeout. */
+	public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(30);
+
+	/**
+	 * Validates every option.
+	 */
+	public ServerConfig {
+		Objects.requireNonNull(name, "name");
+		Objects.requireNonNull(ioModel, "io-model");
+		Objects.requireNonNull(limits, "limits");
+		if (port < 0 || port > 65535) {
+			throw invalid("port", port, "between 0 and 65535");
+		}
+		requirePositive("threads.max", maxThreads);
+		if (minThreads < 0 || minThreads > maxThreads) {
+			throw invalid("threads.min", minThreads, "between 0 and threads.max (" + maxThreads + ")");
+		}
+		requirePositive("threads.queue-capacity", queueCapacity);
+		requirePositive("selectors", selectors);
+		requirePositive("accept-backlog", acceptBacklog);
+		requirePositive("max-connections", maxConnections);
+		requirePositive("keep-alive.timeout", keepAliveTimeout);
+		if (keepAliveMaxRequests < 0) {
+			throw invalid("keep-alive.max-requests", keepAliveMaxRequests, "0 (no limit) or more");
+		}
+		if (!(keepAliveReleaseThreshold > 0 && keepAliveReleaseThreshold <= 1)) {
+			throw invalid("keep-alive.release-threshold", keepAliveReleaseThreshold,
+					"greater than 0 and at most 1 (1 disables it)");
+		}
+		requirePositive("request.header-timeout", headerTimeout);
+		Objects.requireNonNull(shutdownGracePeriod, "shutdown.grace-period");
+		if (shutdownGracePeriod.isNegative()) {
+			throw invalid("shutdown.grace-period", shutdownGracePeriod, "zero or more");
+		}
+	}
+
+	/**
+	 * Returns a builder with every default set.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Returns the default configuration.
+	 * @return the defaults
+	 */
+	public static ServerConfig defaults() {
+		return builder().build();
+	}
+
+	/**
+	 * Returns a builder holding this configuration, to derive a changed copy.
+	 * @return a builder with every option of this configuration
+	 */
+	public Builder toBuilder() {
+		Builder builder = new Builder();
+		builder.name = this.name;
+		builder.address = this.address;
+		builder.port = this.port;
+		builder.ioModel = this.ioModel;
+		builder.maxThreads = this.maxThreads;
+		builder.minThreads = this.minThreads;
+		builder.queueCapacity = this.queueCapacity;
+		builder.selectors = this.selectors;
+		builder.acceptBacklog = this.acceptBacklog;
+		builder.maxConnections = this.maxConnections;
+		builder.keepAliveEnabled = this.keepAliveEnabled;
+		builder.keepAliveTimeout = this.keepAliveTimeout;
+		builder.keepAliveMaxRequests = this.keepAliveMaxRequests;
+		builder.keepAliveReleaseThreshold = this.keepAliveReleaseThreshold;
+		builder.headerTimeout = this.headerTimeout;
+		builder.limits = this.limits;
+		builder.shutdownGracePeriod = this.shutdownGracePeriod;
+		return builder;
+	}
+
+	/**
+	 * Returns the default number of selector threads for this machine: half the cores, at
+	 * least one and at most four.
+	 * @return the default selector count
+	 */
+	public static int defaultSelectors() {
+		return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
+	}
+
+	private static void requirePositive(String property, long value) {
+		if (value <= 0) {
+			throw invalid(property, value, "greater than 0");
+		}
+	}
+
+	private static void requirePositive(String property, Duration value) {
+		Objects.requireNonNull(value, property);
+		if (value.isNegative() || value.isZero()) {
+			throw invalid(property, value, "greater than 0");
+		}
+	}
+
+	private static IllegalArgumentException invalid(String property, Object value, String allowed) {
+		return new IllegalArgumentException(
+				"ariadne.server." + property + " must be " + allowed + ", but was " + value);
+	}
+
+	/**
+	 * Builds a {@link ServerConfig}; every option starts at its default.
+	 */
+	public static final class Builder {
+
+		private String name = "app";
+
+		private InetAddress address;
+
+		private int port = DEFAULT_PORT;
+
+		private IoModel ioModel = IoModel.BLOCKING;
+
+		private int maxThreads = DEFAULT_MAX_THREADS;
+
+		private Integer minThreads;
+
+		private Integer queueCapacity;
+
+		private int selectors = defaultSelectors();
+
+		private int acceptBacklog = DEFAULT_ACCEPT_BACKLOG;
+
+		private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+
+		private boolean keepAliveEnabled = true;
+
+		private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
+
+		private int keepAliveMaxRequests;
+
+		private double keepAliveReleaseThreshold = DEFAULT_RELEASE_THRESHOLD;
+
+		private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
+
+		private ParserLimits limits = ParserLimits.DEFAULTS;
+
+		private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the listener name (default {@code app}).
+		 * @param name the name
+		 * @return this builder
+		 */
+		public Builder name(String name) {
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Sets the bind address (default: every local address).
+		 * @param address the address, or {@code null}
+		 * @return this builder
+		 */
+		public Builder address(InetAddress address) {
+			this.address = address;
+			return this;
+		}
+
+		/**
+		 * Sets the port (default 8080; 0 picks a free one).
+		 * @param port the port
+		 * @return this builder
+		 */
+		public Builder port(int port) {
+			this.port = port;
+			return this;
+		}
+
+		/**
+		 * Sets the I/O model (default {@code blocking}).
+		 * @param ioModel the model
+		 * @return this builder
+		 */
+		public Builder ioModel(IoModel ioModel) {
+			this.ioModel = ioModel;
+			return this;
+		}
+
+		/**
+		 * Sets the most worker threads (default 200).
+		 * @param maxThreads the maximum
+		 * @return this builder
+		 */
+		public Builder maxThreads(int maxThreads) {
+			this.maxThreads = maxThreads;
+			return this;
+		}
+
+		/**
+		 * Sets the idle worker threads kept (default 10, or the maximum when that is lower).
+		 * @param minThreads the minimum
+		 * @return this builder
+		 */
+		public Builder minThreads(int minThreads) {
+			this.minThreads = minThreads;
+			return this;
+		}
+
+		/**
+		 * Sets the most connections or requests waiting for a worker (default: the connection
+		 * limit, so the queue itself never refuses).
+		 * @param queueCapacity the capacity
+		 * @return this builder
+		 */
+		public Builder queueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+			return this;
+		}
+
+		/**
+		 * Sets the selector threads (default: half the cores, 1 to 4).
+		 * @param selectors the count
+		 * @return this builder
+		 */
+		public Builder selectors(int selectors) {
+			this.selectors = selectors;
+			return this;
+		}
+
+		/**
+		 * Sets the requested accept backlog (default 100).
+		 * @param acceptBacklog the backlog
+		 * @return this builder
+		 */
+		public Builder acceptBacklog(int acceptBacklog) {
+			this.acceptBacklog = acceptBacklog;
+			return this;
+		}
+
+		/**
+		 * Sets the connection limit (default 16,384).
+		 * @param maxConnections the limit
+		 * @return this builder
+		 */
+		public Builder maxConnections(int maxConnections) {
+			this.maxConnections = maxConnections;
+			return this;
+		}
+
+		/**
+		 * Sets whether connections persist (default {@code true}).
+		 * @param enabled whether keep-alive is on
+		 * @return this builder
+		 */
+		public Builder keepAliveEnabled(boolean enabled) {
+			this.keepAliveEnabled = enabled;
+			return this;
+		}
+
+		/**
+		 * Sets the idle timeout of a kept connection (default 20 s).
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder keepAliveTimeout(Duration timeout) {
+			this.keepAliveTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Sets the most requests per connection (default 0, no limit).
+		 * @param maxRequests the limit
+		 * @return this builder
+		 */
+		public Builder keepAliveMaxRequests(int maxRequests) {
+			this.keepAliveMaxRequests = maxRequests;
+			return this;
+		}
+
+		/**
+		 * Sets the busy share above which the blocking model closes kept connections (default
+		 * 0.75; 1 disables it).
+		 * @param threshold the share, in (0, 1]
+		 * @return this builder
+		 */
+		public Builder keepAliveReleaseThreshold(double threshold) {
+			this.keepAliveReleaseThreshold = threshold;
+			return this;
+		}
+
+		/**
+		 * Sets the time allowed to send a request head (default 20 s).
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder headerTimeout(Duration timeout) {
+			this.headerTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Sets the request size limits (default {@link ParserLimits#DEFAULTS}).
+		 * @param limits the limits
+		 * @return this builder
+		 */
+		public Builder limits(ParserLimits limits) {
+			this.limits = limits;
+			return this;
+		}
+
+		/**
+		 * Sets the graceful shutdown period (default 30 s).
+		 * @param gracePeriod the period
+		 * @return this builder
+		 */
+		public Builder shutdownGracePeriod(Duration gracePeriod) {
+			this.shutdownGracePeriod = gracePeriod;
+			return this;
+		}
+
+		/**
+		 * Validates and builds the configuration.
+		 * @return the configuration
+		 * @throws IllegalArgumentException naming the first invalid option
+		 */
+		public ServerConfig build() {
+			int capacity = (this.queueCapacity != null) ? this.queueCapacity : this.maxConnections;
+			int min = (this.minThreads != null) ? this.minThreads : Math.min(DEFAULT_MIN_THREADS, this.maxThreads);
+			return new ServerConfig(this.name, this.address, this.port, this.ioModel, this.maxThreads,
+					min, capacity, this.selectors, this.acceptBacklog,
+					this.maxConnections, this.keepAliveEnabled, this.keepAliveTimeout, this.keepAliveMaxRequests,
+					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits, this.shutdownGracePeriod);
+		}
+
+	}
+
+}

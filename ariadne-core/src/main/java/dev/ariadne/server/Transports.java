@@ -1,0 +1,24 @@
+package dev.ariadne.server;
+
+import dev.ariadne.server.blocking.BlockingTransport;
+import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.connection.Transport;
+
+/**
+ * The one place that picks the I/O model's transport.
+ */
+final class Transports {
+
+	private Transports() {
+	}
+
+	static Transport create(ServerContext context) {
+		IoModel model = context.config().ioModel();
+		return switch (model) {
+			case BLOCKING -> new BlockingTransport(context);
+			case EVENT_LOOP, VIRTUAL_THREADS -> throw new IllegalStateException(
+					"ariadne.server.io-model " + model.value() + " is not built yet");
+		};
+	}
+
+}

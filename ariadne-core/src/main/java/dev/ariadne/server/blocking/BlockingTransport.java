@@ -1,0 +1,159 @@
+package dev.ariadne.server.blocking;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.connection.SocketConnection;
+import dev.ariadne.server.connection.Transport;
+import dev.ariadne.server.internal.Threads;
+import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.stats.AcceptQueueProbe;
+import dev.ariadne.server.stats.RejectReason;
+
+/**
+ * The {@code blocking} model: thread per connection. An acceptor thread takes a connection
+ * permit, accepts, and hands the connection to the worker pool; the worker owns it until it
+ * closes, idle keep-alive time included. With more kept-alive clients than workers, the rest
+ * wait in the pool's queue, unserved, until a connection closes: the starvation this project
+ * makes visible. The release threshold answers with {@code Connection: close} while the pool is
+ * busier than it, so pinned workers come free.
+ */
+public final class BlockingTransport implements Transport {
+
+	private static final Logger logger = System.getLogger(BlockingTransport.class.getName());
+
+	private final ServerContext context;
+
+	private final ServerConfig config;
+
+	private ServerSocket serverSocket;
+
+	private WorkerPool pool;
+
+	private Thread acceptor;
+
+	private volatile boolean running;
+
+	/**
+	 * Creates the transport.
+	 * @param context the server's shared state
+	 */
+	public BlockingTransport(ServerContext context) {
+		this.context = context;
+		this.config = context.config();
+	}
+
+	@Override
+	public void start() throws IOException {
+		this.serverSocket = new ServerSocket();
+		this.serverSocket.setReuseAddress(true);
+		this.serverSocket.bind(new InetSocketAddress(this.config.address(), this.config.port()),
+				this.config.acceptBacklog());
+		String name = this.config.name();
+		this.pool = new WorkerPool("default", this.config.minThreads(), this.config.maxThreads(),
+				this.config.queueCapacity(), Threads.named("ariadne-" + name + "-worker", true));
+		this.context.pools(List.of(this.pool));
+		this.context.acceptQueue(new AcceptQueueProbe(localAddress(), this.config.acceptBacklog()));
+		this.running = true;
+		this.acceptor = Threads.named("ariadne-" + name + "-acceptor", false).newThread(this::acceptLoop);
+		this.acceptor.start();
+	}
+
+	private void acceptLoop() {
+		while (this.running) {
+			try {
+				if (!this.context.acquirePermit(100)) {
+					continue;
+				}
+			}
+			catch (InterruptedException ex) {
+				break;
+			}
+			Socket socket;
+			try {
+				socket = this.serverSocket.accept();
+			}
+			catch (IOException ex) {
+				this.context.releasePermit();
+				if (this.running) {
+					logger.log(Level.WARNING, "Accept failed", ex);
+				}
+				continue;
+			}
+			SocketConnection connection = new SocketConnection(this.context, socket, SocketConnection.Gate.OPEN,
+					this::releaseThresholdExceeded);
+			if (!this.pool.execute(new Serve(connection))) {
+				this.context.rejected(RejectReason.QUEUE_FULL);
+				connection.reject("All workers are busy and the queue is full", 1);
+			}
+		}
+	}
+
+	/** Whether the share of busy workers is above the release threshold. */
+	private boolean releaseThresholdExceeded() {
+		double threshold = this.config.keepAliveReleaseThreshold();
+		return threshold < 1 && this.pool.busyWorkers() > threshold * this.pool.maxWorkers();
+	}
+
+	@Override
+	public InetSocketAddress localAddress() {
+		ServerSocket socket = this.serverSocket;
+		return (socket != null && socket.isBound()) ? (InetSocketAddress) socket.getLocalSocketAddress() : null;
+	}
+
+	@Override
+	public boolean shutdown(Duration gracePeriod) {
+		this.context.beginShutdown();
+		this.running = false;
+		close();
+		try {
+			this.acceptor.join(1000);
+			// connections still queued never got a worker: nothing of theirs was read
+			for (Runnable pending : this.pool.shutdownAndDrainQueue()) {
+				((Serve) pending).connection.reject("Server is shutting down", 0);
+				this.context.rejected(RejectReason.SHUTTING_DOWN);
+			}
+			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
+			if (!this.pool.awaitTermination(1000)) {
+				this.pool.shutdownNow();
+			}
+			return drained;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.pool.shutdownNow();
+			return false;
+		}
+	}
+
+	@Override
+	public void close() {
+		try {
+			if (this.serverSocket != null) {
+				this.serverSocket.close();
+			}
+		}
+		catch (IOException ex) {
+			logger.log(Level.DEBUG, "Closing the listening socket failed", ex);
+		}
+	}
+
+	/** The pool task of one connection, so a queued connection can be found again. */
+	private record Serve(SocketConnection connection) implements Runnable {
+
+		@Override
+		public void run() {
+			this.connection.serve();
+		}
+
+	}
+
+}

@@ -1,0 +1,235 @@
+package dev.ariadne.server.connection;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.function.BooleanSupplier;
+
+import dev.ariadne.http.HeaderName;
+import dev.ariadne.http.HttpParseException;
+import dev.ariadne.http.Method;
+import dev.ariadne.http.RequestHead;
+import dev.ariadne.http.Status;
+import dev.ariadne.server.Handler;
+import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.routing.RouteMatch;
+import dev.ariadne.server.stats.RequestEvent;
+
+/**
+ * The request-to-response step every I/O model shares: route the request, run the handler
+ * chain, turn a failure into a response, end the response's framing, decide whether the
+ * connection carries another request, and report the exchange to the listeners. Also the one
+ * place where refused requests (bad syntax, limits, overload) are answered.
+ *
+ * <p>One instance per connection, used by one thread at a time: the thread running the
+ * connection's current exchange.
+ */
+public final class HttpExchange {
+
+	private static final Logger logger = System.getLogger(HttpExchange.class.getName());
+
+	/** Most bytes of an unread request body discarded to keep the connection; more closes it. */
+	static final long MAX_DRAIN = 64 * 1024;
+
+	private static final String ASTERISK_ROUTE = "*";
+
+	private final ServerContext context;
+
+	private final ConnectionOutput out;
+
+	private final InetSocketAddress remote;
+
+	private final InetSocketAddress local;
+
+	private final BooleanSupplier releaseConnection;
+
+	private int requests;
+
+	private RequestHead head;
+
+	private RequestBody body;
+
+	/**
+	 * Creates the exchange logic of one connection.
+	 * @param context the server's shared state
+	 * @param out the connection's output
+	 * @param remote the client's address
+	 * @param local the server's address
+	 * @param releaseConnection asked at each response whether the model wants this connection
+	 * released ({@code Connection: close}) to free its worker; the blocking model's release
+	 * threshold
+	 */
+	public HttpExchange(ServerContext context, ConnectionOutput out, InetSocketAddress remote,
+			InetSocketAddress local, BooleanSupplier releaseConnection) {
+		this.context = context;
+		this.out = out;
+		this.remote = remote;
+		this.local = local;
+		this.releaseConnection = releaseConnection;
+	}
+
+	ServerContext context() {
+		return this.context;
+	}
+
+	/**
+	 * Runs one request and leaves its response in the connection's output (not necessarily
+	 * flushed).
+	 * @param head the parsed head
+	 * @param body the body, positioned at its start
+	 * @param startNanos when the head was read ({@link System#nanoTime()})
+	 * @param queueWaitNanos how long the request waited for a worker
+	 * @return whether the connection may carry another request; when {@code false} the caller
+	 * flushes and closes it
+	 */
+	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos) {
+		this.requests++;
+		this.head = head;
+		this.body = body;
+		ServerResponse response = new ServerResponse(this, this.out, head.method() == Method.HEAD, head.version());
+		ServerRequest request = new ServerRequest(head, body, this.remote, this.local,
+				this.context.config().limits().maxBodySize());
+		String route = RequestEvent.INVALID;
+		String pool = Route.DEFAULT_POOL;
+		boolean complete;
+		try {
+			RouteMatch match = route(request);
+			route = match.route();
+			pool = match.pool();
+			request.match(match);
+			match.handler().handle(request, response);
+			complete = response.finish();
+		}
+		catch (Throwable failure) {
+			complete = fail(request, response, failure);
+		}
+		boolean keep = complete && response.keepAlive();
+		if (keep && !body.finished()) {
+			keep = drain(body);
+		}
+		if (this.context.hasListeners()) {
+			this.context.publish(new RequestEvent(head.method().name(), route, complete ? response.status() : 0,
+					System.nanoTime() - startNanos, queueWaitNanos, pool));
+		}
+		return keep;
+	}
+
+	private RouteMatch route(ServerRequest request) {
+		if (this.head.targetForm() == RequestHead.TargetForm.ASTERISK) {
+			String allow = this.context.router().allowedMethods();
+			Handler options = (req, res) -> {
+				res.status(204);
+				res.header(HeaderName.ALLOW, allow.isEmpty() ? "OPTIONS" : allow + ", OPTIONS");
+			};
+			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
+		}
+		try {
+			return this.context.router().match(this.head.method(), request.rawPath());
+		}
+		catch (IllegalArgumentException ex) {
+			Handler bad = (req, res) -> {
+				res.status(400);
+				res.send("Malformed percent-encoding in the request path");
+			};
+			return new RouteMatch(RequestEvent.INVALID, bad, Collections.emptyMap(), Route.DEFAULT_POOL, false);
+		}
+	}
+
+	private boolean fail(ServerRequest request, ServerResponse response, Throwable failure) {
+		Throwable cause = (failure instanceof UncheckedIOException) ? failure.getCause() : failure;
+		if (cause instanceof BodyException bad && !response.committed()) {
+			HttpParseException parse = bad.parseException();
+			try {
+				response.reset(parse.status().code());
+				response.header(HeaderName.CONNECTION, "close");
+				response.send(parse.reason());
+				return response.finish();
+			}
+			catch (IOException | RuntimeException ex) {
+				return false;
+			}
+		}
+		if (cause instanceof IOException) {
+			logger.log(Level.DEBUG, () -> "Connection failed during " + request, failure);
+			return false;
+		}
+		logger.log(Level.WARNING, () -> "Handler failed for " + request, failure);
+		if (response.committed()) {
+			// the head is on its way: the only honest signal left is an incomplete body
+			return false;
+		}
+		try {
+			response.reset(500);
+			response.send("Internal Server Error");
+			return response.finish();
+		}
+		catch (IOException | RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private boolean drain(RequestBody body) {
+		try {
+			return body.drain(MAX_DRAIN);
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Decides, when a response is committed, whether the connection stays open after it.
+	 */
+	boolean keepAliveAfter(ServerResponse response) {
+		if (!this.context.config().keepAliveEnabled() || !this.head.keepAlive() || this.context.shuttingDown()) {
+			return false;
+		}
+		int max = this.context.config().keepAliveMaxRequests();
+		if (max > 0 && this.requests >= max) {
+			return false;
+		}
+		if (this.body.awaitingContinue()) {
+			// the client holds the body back; it cannot be skipped reliably
+			return false;
+		}
+		return !this.releaseConnection.getAsBoolean();
+	}
+
+	/**
+	 * Writes the response to a request that is refused before any handler runs, with
+	 * {@code Connection: close}: the caller closes the connection after flushing.
+	 * @param status the status
+	 * @param reason the body, plain text, safe to echo
+	 * @param retryAfterSeconds a {@code Retry-After} value, or 0 for none
+	 * @param head the request's head when it was read, or {@code null}
+	 * @param route the route value to report ({@link RequestEvent#INVALID} or
+	 * {@link RequestEvent#REJECTED})
+	 */
+	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String route) {
+		byte[] body = (reason + "\n").getBytes(StandardCharsets.UTF_8);
+		ConnectionOutput out = this.out;
+		out.append(StatusLines.of(status));
+		out.append(this.context.clock().headerLine());
+		out.append("Content-Type: text/plain; charset=utf-8\r\n");
+		if (retryAfterSeconds > 0) {
+			out.append("Retry-After: ");
+			out.appendDecimal(retryAfterSeconds);
+			out.appendCrlf();
+		}
+		out.append("Content-Length: ");
+		out.appendDecimal(body.length);
+		out.append("\r\nConnection: close\r\n\r\n");
+		if (head == null || head.method() != Method.HEAD) {
+			out.append(body);
+		}
+		if (this.context.hasListeners()) {
+			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
+			this.context.publish(new RequestEvent(method, route, status.code(), 0, 0, Route.DEFAULT_POOL));
+		}
+	}
+
+}

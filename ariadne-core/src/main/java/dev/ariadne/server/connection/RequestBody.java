@@ -1,0 +1,88 @@
+package dev.ariadne.server.connection;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import dev.ariadne.http.Headers;
+
+/**
+ * A request body as its handler reads it, with the framing already removed. Each I/O model
+ * supplies one: the socket models stream it from the connection as the handler reads, the event
+ * loop hands over a body it has already read in full.
+ */
+public abstract class RequestBody extends InputStream {
+
+	/**
+	 * Returns whether the whole body has been read (always true for a request without one).
+	 * @return whether nothing of the body is left on the connection
+	 */
+	public abstract boolean finished();
+
+	/**
+	 * Returns whether the client still waits for {@code 100 Continue} before sending the body:
+	 * it asked for one and nothing has read the body yet.
+	 * @return whether the body was never requested from the client
+	 */
+	public abstract boolean awaitingContinue();
+
+	/**
+	 * Returns the trailer fields, once the body has been read.
+	 * @return the trailers
+	 */
+	public abstract Headers trailers();
+
+	/**
+	 * Reads and discards what is left of the body, so the next request can be read.
+	 * @param limit the most bytes worth discarding
+	 * @return whether the body was fully discarded within the limit
+	 * @throws IOException if reading failed
+	 */
+	public boolean drain(long limit) throws IOException {
+		byte[] scrap = new byte[4096];
+		long discarded = 0;
+		while (!finished()) {
+			int n = read(scrap, 0, scrap.length);
+			if (n < 0) {
+				return finished();
+			}
+			discarded += n;
+			if (discarded > limit) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	@Override
+	public int read() throws IOException {
+		byte[] one = new byte[1];
+		int n = read(one, 0, 1);
+		return (n < 0) ? -1 : (one[0] & 0xFF);
+	}
+
+	/** A body of a request that has none. */
+	public static final RequestBody EMPTY = new RequestBody() {
+
+		@Override
+		public boolean finished() {
+			return true;
+		}
+
+		@Override
+		public boolean awaitingContinue() {
+			return false;
+		}
+
+		@Override
+		public Headers trailers() {
+			return new Headers();
+		}
+
+		@Override
+		public int read(byte[] bytes, int offset, int length) {
+			return -1;
+		}
+
+	};
+
+}

@@ -1,0 +1,444 @@
+package dev.ariadne.server.connection;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import dev.ariadne.http.Headers;
+import dev.ariadne.http.HttpParseException;
+import dev.ariadne.http.RequestHead;
+import dev.ariadne.http.RequestParser;
+import dev.ariadne.http.RequestSink;
+import dev.ariadne.http.Status;
+import dev.ariadne.server.stats.RequestEvent;
+
+/**
+ * A connection served by one thread from accept to close, with blocking socket I/O: the
+ * {@code blocking} model runs it on a pool worker, the {@code virtual-threads} model on a
+ * virtual thread. The thread reads, parses, runs each exchange and writes, in order, so
+ * pipelined requests are answered in order.
+ *
+ * <p>Responses are flushed before every blocking read, so pipelined responses leave in one
+ * write while their requests are already buffered, and nothing waits unflushed while the
+ * connection waits for input.
+ */
+public final class SocketConnection implements RequestSink, TrackedConnection {
+
+	/**
+	 * Admission of each request to a handler: the {@code virtual-threads} model's permits.
+	 * Called on the connection's own thread.
+	 */
+	public interface Gate {
+
+		/** Admits every request at once. */
+		Gate OPEN = new Gate() {
+
+			@Override
+			public long enter() {
+				return 0;
+			}
+
+			@Override
+			public void exit() {
+			}
+
+		};
+
+		/**
+		 * Waits until the request may run.
+		 * @return how long it waited, in nanoseconds
+		 * @throws InterruptedException if the thread is interrupted while waiting
+		 */
+		long enter() throws InterruptedException;
+
+		/**
+		 * Ends an admitted request.
+		 */
+		void exit();
+
+	}
+
+	private static final Logger logger = System.getLogger(SocketConnection.class.getName());
+
+	private static final int ACTIVE = 0;
+
+	private static final int IDLE = 1;
+
+	private static final int CLOSED = 2;
+
+	private static final int BUFFER_SIZE = 8192;
+
+	private static final int LINGER_BYTES = 64 * 1024;
+
+	private static final long LINGER_MILLIS = 1000;
+
+	private final ServerContext context;
+
+	private final Socket socket;
+
+	private final Gate gate;
+
+	private final long acceptedNanos;
+
+	private final AtomicInteger state = new AtomicInteger(ACTIVE);
+
+	private final RequestParser parser;
+
+	private final ByteBuffer in = ByteBuffer.allocate(BUFFER_SIZE).flip();
+
+	private final ConnectionOutput out;
+
+	private final HttpExchange exchange;
+
+	private final SocketBody body = new SocketBody();
+
+	private InputStream input;
+
+	private RequestHead head;
+
+	private ByteBuffer content;
+
+	private boolean messageDone;
+
+	/**
+	 * Creates a connection for an accepted socket and registers it with the context, which
+	 * counts it open until {@link #serve()} ends.
+	 * @param context the server's shared state
+	 * @param socket the accepted socket
+	 * @param gate admission of requests to handlers
+	 * @param releaseConnection whether to release the connection after the current response
+	 */
+	public SocketConnection(ServerContext context, Socket socket, Gate gate, BooleanSupplier releaseConnection) {
+		this.context = context;
+		this.socket = socket;
+		this.gate = gate;
+		this.acceptedNanos = System.nanoTime();
+		this.parser = new RequestParser(context.config().limits(), this);
+		this.out = new ConnectionOutput(this::transmit, BUFFER_SIZE);
+		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) socket.getRemoteSocketAddress(),
+				(InetSocketAddress) socket.getLocalSocketAddress(), releaseConnection);
+		context.opened(this);
+	}
+
+	/**
+	 * Serves the connection until it closes. Runs on the connection's thread; returns when the
+	 * connection is closed, whatever happened.
+	 */
+	public void serve() {
+		long queueWait = System.nanoTime() - this.acceptedNanos;
+		try {
+			this.socket.setTcpNoDelay(true);
+			this.input = this.socket.getInputStream();
+			boolean first = true;
+			while (readHead(first)) {
+				first = false;
+				long start = System.nanoTime();
+				boolean keep;
+				long wait = queueWait + this.gate.enter();
+				queueWait = 0;
+				try {
+					keep = this.exchange.run(this.head, this.body, start, wait);
+				}
+				finally {
+					this.gate.exit();
+				}
+				if (!keep || !completeMessage()) {
+					break;
+				}
+				this.parser.reset();
+				this.head = null;
+			}
+			this.out.flush();
+		}
+		catch (HttpParseException ex) {
+			refuse(ex.status(), ex.reason());
+		}
+		catch (SocketTimeoutException ex) {
+			if (this.head == null && !this.parser.isIdle()) {
+				refuse(Status.REQUEST_TIMEOUT_408, "Request head not received within the header timeout");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.log(Level.DEBUG, () -> "Connection from " + this.socket.getRemoteSocketAddress() + " failed", ex);
+		}
+		finally {
+			close();
+		}
+	}
+
+	/** Reads until a request head is complete; {@code false} when the connection should end. */
+	private boolean readHead(boolean first) throws IOException, HttpParseException {
+		this.messageDone = false;
+		this.content = null;
+		long deadline = 0;
+		while (true) {
+			if (this.in.hasRemaining() && this.parser.parse(this.in) && this.head != null) {
+				return true;
+			}
+			if (this.parser.isIdle()) {
+				if (!awaitInput(first)) {
+					return false;
+				}
+				continue;
+			}
+			if (deadline == 0) {
+				deadline = System.nanoTime() + this.context.config().headerTimeout().toNanos();
+			}
+			if (fill(deadline) < 0) {
+				if (!this.parser.isIdle()) {
+					throw new EOFException("Connection closed in the middle of a request head");
+				}
+				return false;
+			}
+		}
+	}
+
+	/**
+	 * Waits for the first bytes of the next request, counted as idle meanwhile.
+	 * @return whether bytes arrived
+	 */
+	private boolean awaitInput(boolean first) throws IOException {
+		if (this.context.shuttingDown() || !this.state.compareAndSet(ACTIVE, IDLE)) {
+			return false;
+		}
+		this.context.idle(1);
+		int read;
+		try {
+			this.out.release();
+			long timeout = (first ? this.context.config().headerTimeout() : this.context.config().keepAliveTimeout())
+				.toNanos();
+			read = fill(System.nanoTime() + timeout);
+		}
+		catch (SocketTimeoutException ex) {
+			read = -1;
+		}
+		catch (IOException ex) {
+			read = -1;
+			if (this.state.get() != CLOSED) {
+				throw ex;
+			}
+		}
+		finally {
+			this.state.compareAndSet(IDLE, ACTIVE);
+			this.context.idle(-1);
+		}
+		return read > 0 && this.state.get() == ACTIVE;
+	}
+
+	/**
+	 * Flushes pending output, then reads more input into the (fully consumed) buffer.
+	 * @return bytes read, or -1 at end of stream
+	 */
+	private int fill(long deadlineNanos) throws IOException {
+		this.out.flush();
+		long remaining = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+		if (remaining <= 0) {
+			throw new SocketTimeoutException("Read timed out");
+		}
+		this.socket.setSoTimeout((int) Math.min(remaining, Integer.MAX_VALUE));
+		this.in.clear();
+		int read = this.input.read(this.in.array(), 0, this.in.capacity());
+		this.in.limit(Math.max(read, 0));
+		return read;
+	}
+
+	/** Parses past the end of the current request (a body-less request's completion event). */
+	private boolean completeMessage() throws IOException, HttpParseException {
+		while (!this.messageDone) {
+			if (this.parser.state() == RequestParser.State.MESSAGE_END) {
+				this.parser.parse(this.in);
+				continue;
+			}
+			return false;
+		}
+		return true;
+	}
+
+	private void transmit(byte[] bytes, int offset, int length) throws IOException {
+		OutputStream output = this.socket.getOutputStream();
+		output.write(bytes, offset, length);
+	}
+
+	private void refuse(Status status, String reason) {
+		try {
+			this.out.discard();
+			this.exchange.refuse(status, reason, 0, this.head, RequestEvent.INVALID);
+			this.out.flush();
+			lingerAndClose();
+		}
+		catch (IOException ex) {
+			logger.log(Level.DEBUG, "Could not send " + status.code() + " response", ex);
+		}
+	}
+
+	/**
+	 * Half-closes and discards what the client still sends for a moment, so that the error
+	 * response is read before the connection resets.
+	 */
+	private void lingerAndClose() throws IOException {
+		this.socket.shutdownOutput();
+		this.socket.setSoTimeout((int) LINGER_MILLIS);
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+		byte[] scrap = this.in.array();
+		int discarded = 0;
+		while (discarded < LINGER_BYTES && System.nanoTime() < deadline) {
+			int n = this.input.read(scrap, 0, scrap.length);
+			if (n < 0) {
+				break;
+			}
+			discarded += n;
+		}
+	}
+
+	/**
+	 * Answers 503 without reading anything and closes: for a connection that will never get a
+	 * worker. Called on the acceptor or shutdown thread, before {@link #serve()} ever ran.
+	 * @param reason the body of the response
+	 * @param retryAfterSeconds the {@code Retry-After} value, or 0 for none
+	 */
+	public void reject(String reason, int retryAfterSeconds) {
+		try {
+			this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, reason, retryAfterSeconds, null,
+					RequestEvent.REJECTED);
+			this.out.flush();
+			this.socket.shutdownOutput();
+		}
+		catch (IOException ex) {
+			logger.log(Level.DEBUG, "Could not send 503 response", ex);
+		}
+		finally {
+			close();
+		}
+	}
+
+	@Override
+	public boolean closeIfIdle() {
+		if (this.state.compareAndSet(IDLE, CLOSED)) {
+			closeSocket();
+			return true;
+		}
+		return false;
+	}
+
+	@Override
+	public void abort() {
+		this.state.set(CLOSED);
+		closeSocket();
+	}
+
+	private void close() {
+		this.state.set(CLOSED);
+		closeSocket();
+		this.context.closed(this);
+	}
+
+	private void closeSocket() {
+		try {
+			this.socket.close();
+		}
+		catch (IOException ex) {
+			// nothing left to do with it
+		}
+	}
+
+	// ---- parser events
+
+	@Override
+	public boolean headComplete(RequestHead head) {
+		this.head = head;
+		this.body.reset(head);
+		return true;
+	}
+
+	@Override
+	public boolean content(ByteBuffer content) {
+		this.content = content;
+		return true;
+	}
+
+	@Override
+	public boolean messageComplete() {
+		this.messageDone = true;
+		return true;
+	}
+
+	/** The body, read through the parser from the socket as the handler reads it. */
+	private final class SocketBody extends RequestBody {
+
+		private boolean awaitingContinue;
+
+		private boolean hasBody;
+
+		void reset(RequestHead head) {
+			this.hasBody = head.hasBody();
+			this.awaitingContinue = this.hasBody && head.expectContinue();
+		}
+
+		@Override
+		public boolean finished() {
+			return !this.hasBody || SocketConnection.this.messageDone;
+		}
+
+		@Override
+		public boolean awaitingContinue() {
+			return this.awaitingContinue;
+		}
+
+		@Override
+		public Headers trailers() {
+			return SocketConnection.this.head.trailers();
+		}
+
+		@Override
+		public int read(byte[] bytes, int offset, int length) throws IOException {
+			if (length == 0) {
+				return 0;
+			}
+			if (this.awaitingContinue) {
+				this.awaitingContinue = false;
+				SocketConnection.this.out.append("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+			}
+			SocketConnection connection = SocketConnection.this;
+			while (this.hasBody) {
+				ByteBuffer content = connection.content;
+				if (content != null && content.hasRemaining()) {
+					int n = Math.min(length, content.remaining());
+					content.get(bytes, offset, n);
+					return n;
+				}
+				if (connection.messageDone) {
+					return -1;
+				}
+				if (!connection.in.hasRemaining() && connection.parser.state() != RequestParser.State.MESSAGE_END) {
+					long deadline = System.nanoTime() + connection.context.config().headerTimeout().toNanos();
+					if (connection.fill(deadline) < 0) {
+						throw new EOFException("Connection closed in the middle of a request body");
+					}
+				}
+				try {
+					connection.parser.parse(connection.in);
+				}
+				catch (HttpParseException ex) {
+					throw new BodyException(ex);
+				}
+			}
+			return -1;
+		}
+
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.ariadne.server.stats;
+
+/**
+ * Live figures of one worker pool, read on demand (for example when metrics are scraped). Every
+ * method is cheap, never blocks and may be called from any thread; figures read together are
+ * each current but not a consistent snapshot.
+ *
+ * <p>What a worker and a queued item are depends on the I/O model:
+ * <ul>
+ * <li>{@code blocking}: busy = workers owning a connection (serving it or waiting on its idle
+ * keep-alive); queued = accepted connections waiting for a worker;</li>
+ * <li>{@code event-loop}: busy = workers running a handler; queued = complete requests waiting
+ * for a worker;</li>
+ * <li>{@code virtual-threads}: busy = requests in flight; queued = requests waiting for a
+ * permit.</li>
+ * </ul>
+ */
+public interface PoolStats {
+
+	/**
+	 * Returns the pool's name: {@code default} for the server's worker pool.
+	 * @return the pool name
+	 */
+	String name();
+
+	/**
+	 * Returns the workers busy now, as defined per model above.
+	 * @return the busy count, 0 to {@link #maxWorkers()}
+	 */
+	int busyWorkers();
+
+	/**
+	 * Returns the most workers the pool may use ({@code threads.max}).
+	 * @return the maximum
+	 */
+	int maxWorkers();
+
+	/**
+	 * Returns the items waiting for a worker now, as defined per model above.
+	 * @return the queue length
+	 */
+	int queued();
+
+	/**
+	 * Returns the most items that may wait; beyond it new work is rejected.
+	 * @return the queue capacity
+	 */
+	int queueCapacity();
+
+}

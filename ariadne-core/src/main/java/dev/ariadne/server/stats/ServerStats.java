@@ -1,0 +1,94 @@
+package dev.ariadne.server.stats;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Live figures of one listener, read on demand: nothing is sampled or computed on the request
+ * path for them beyond plain counters. Every method is cheap (except the accept-queue figures,
+ * which read the kernel's tables when called), never blocks and may be called from any thread.
+ *
+ * <p>Connection figures, in every I/O model: <em>open</em> = connections accepted and not yet
+ * closed; <em>idle</em> = open connections between two requests (kept alive, nothing of the next
+ * request read yet); the rest are active. Pool figures are defined per model in
+ * {@link PoolStats}.
+ */
+public interface ServerStats {
+
+	/**
+	 * Returns the listener's name ({@code app} or {@code management}).
+	 * @return the listener name
+	 */
+	String listener();
+
+	/**
+	 * Returns the I/O model's configuration value.
+	 * @return for example {@code event-loop}
+	 */
+	String ioModel();
+
+	/**
+	 * Returns the server's worker pool.
+	 * @return the pool named {@code default}
+	 */
+	PoolStats pool();
+
+	/**
+	 * Returns every pool: the default one first, then the route pools.
+	 * @return the pools
+	 */
+	List<PoolStats> pools();
+
+	/**
+	 * Returns the connections open now.
+	 * @return accepted and not yet closed
+	 */
+	int openConnections();
+
+	/**
+	 * Returns the open connections between two requests now.
+	 * @return the idle count
+	 */
+	int idleConnections();
+
+	/**
+	 * Returns the connection limit ({@code max-connections}).
+	 * @return the limit
+	 */
+	int maxConnections();
+
+	/**
+	 * Returns the connections accepted since start.
+	 * @return the accepted count
+	 */
+	long acceptedConnections();
+
+	/**
+	 * Returns the connections or requests refused since start for one reason.
+	 * @param reason the reason
+	 * @return the count
+	 */
+	long rejected(RejectReason reason);
+
+	/**
+	 * Returns the connections waiting in the kernel's accept queue of the listening socket now,
+	 * read from {@code /proc/net/tcp} and {@code /proc/net/tcp6}.
+	 * @return the depth, or empty where it cannot be read (not Linux, not started)
+	 */
+	OptionalLong acceptQueueDepth();
+
+	/**
+	 * Returns the effective length of the accept queue: the smaller of {@code accept-backlog}
+	 * and the kernel's {@code somaxconn}.
+	 * @return the capacity, or empty where it cannot be read
+	 */
+	OptionalLong acceptQueueCapacity();
+
+	/**
+	 * Returns how many connections the kernel dropped since boot because an accept queue was
+	 * full, for the whole network namespace ({@code ListenOverflows}).
+	 * @return the count, or empty where it cannot be read
+	 */
+	OptionalLong acceptQueueOverflows();
+
+}
