@@ -2,6 +2,8 @@ package dev.ariadne.server;
 
 import dev.ariadne.server.blocking.BlockingTransport;
 import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.eventloop.EventLoopTransport;
+import dev.ariadne.server.virtual.VirtualThreadTransport;
 import dev.ariadne.server.connection.Transport;
 
 /**
@@ -16,8 +18,8 @@ final class Transports {
 		IoModel model = context.config().ioModel();
 		return switch (model) {
 			case BLOCKING -> new BlockingTransport(context);
-			case EVENT_LOOP, VIRTUAL_THREADS -> throw new IllegalStateException(
-					"ariadne.server.io-model " + model.value() + " is not built yet");
+			case EVENT_LOOP -> new EventLoopTransport(context);
+			case VIRTUAL_THREADS -> new VirtualThreadTransport(context);
 		};
 	}
 

@@ -1,21 +1,17 @@
 package dev.ariadne.server.blocking;
 
 import java.io.IOException;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.SocketConnection;
+import dev.ariadne.server.connection.SocketListener;
 import dev.ariadne.server.connection.Transport;
 import dev.ariadne.server.internal.Threads;
 import dev.ariadne.server.internal.WorkerPool;
-import dev.ariadne.server.stats.AcceptQueueProbe;
 import dev.ariadne.server.stats.RejectReason;
 
 /**
@@ -28,19 +24,13 @@ import dev.ariadne.server.stats.RejectReason;
  */
 public final class BlockingTransport implements Transport {
 
-	private static final Logger logger = System.getLogger(BlockingTransport.class.getName());
-
 	private final ServerContext context;
 
 	private final ServerConfig config;
 
-	private ServerSocket serverSocket;
+	private final SocketListener listener;
 
 	private WorkerPool pool;
-
-	private Thread acceptor;
-
-	private volatile boolean running;
 
 	/**
 	 * Creates the transport.
@@ -49,51 +39,23 @@ public final class BlockingTransport implements Transport {
 	public BlockingTransport(ServerContext context) {
 		this.context = context;
 		this.config = context.config();
+		this.listener = new SocketListener(context, SocketConnection.Gate.OPEN, this::releaseThresholdExceeded,
+				this::handOff);
 	}
 
 	@Override
 	public void start() throws IOException {
-		this.serverSocket = new ServerSocket();
-		this.serverSocket.setReuseAddress(true);
-		this.serverSocket.bind(new InetSocketAddress(this.config.address(), this.config.port()),
-				this.config.acceptBacklog());
 		String name = this.config.name();
 		this.pool = new WorkerPool("default", this.config.minThreads(), this.config.maxThreads(),
 				this.config.queueCapacity(), Threads.named("ariadne-" + name + "-worker", true));
 		this.context.pools(List.of(this.pool));
-		this.context.acceptQueue(new AcceptQueueProbe(localAddress(), this.config.acceptBacklog()));
-		this.running = true;
-		this.acceptor = Threads.named("ariadne-" + name + "-acceptor", false).newThread(this::acceptLoop);
-		this.acceptor.start();
+		this.listener.start(Threads.named("ariadne-" + name + "-acceptor", false));
 	}
 
-	private void acceptLoop() {
-		while (this.running) {
-			try {
-				if (!this.context.acquirePermit(100)) {
-					continue;
-				}
-			}
-			catch (InterruptedException ex) {
-				break;
-			}
-			Socket socket;
-			try {
-				socket = this.serverSocket.accept();
-			}
-			catch (IOException ex) {
-				this.context.releasePermit();
-				if (this.running) {
-					logger.log(Level.WARNING, "Accept failed", ex);
-				}
-				continue;
-			}
-			SocketConnection connection = new SocketConnection(this.context, socket, SocketConnection.Gate.OPEN,
-					this::releaseThresholdExceeded);
-			if (!this.pool.execute(new Serve(connection))) {
-				this.context.rejected(RejectReason.QUEUE_FULL);
-				connection.reject("All workers are busy and the queue is full", 1);
-			}
+	private void handOff(SocketConnection connection) {
+		if (!this.pool.execute(new Serve(connection))) {
+			this.context.rejected(RejectReason.QUEUE_FULL);
+			connection.reject("All workers are busy and the queue is full", 1);
 		}
 	}
 
@@ -105,17 +67,17 @@ public final class BlockingTransport implements Transport {
 
 	@Override
 	public InetSocketAddress localAddress() {
-		ServerSocket socket = this.serverSocket;
-		return (socket != null && socket.isBound()) ? (InetSocketAddress) socket.getLocalSocketAddress() : null;
+		return this.listener.localAddress();
 	}
 
 	@Override
 	public boolean shutdown(Duration gracePeriod) {
 		this.context.beginShutdown();
-		this.running = false;
-		close();
 		try {
-			this.acceptor.join(1000);
+			this.listener.stop();
+			if (this.pool == null) {
+				return true;
+			}
 			// connections still queued never got a worker: nothing of theirs was read
 			for (Runnable pending : this.pool.shutdownAndDrainQueue()) {
 				((Serve) pending).connection.reject("Server is shutting down", 0);
@@ -136,14 +98,7 @@ public final class BlockingTransport implements Transport {
 
 	@Override
 	public void close() {
-		try {
-			if (this.serverSocket != null) {
-				this.serverSocket.close();
-			}
-		}
-		catch (IOException ex) {
-			logger.log(Level.DEBUG, "Closing the listening socket failed", ex);
-		}
+		this.listener.close();
 	}
 
 	/** The pool task of one connection, so a queued connection can be found again. */

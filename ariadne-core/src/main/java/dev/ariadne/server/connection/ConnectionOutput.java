@@ -158,6 +158,20 @@ public final class ConnectionOutput {
 	}
 
 	/**
+	 * Sends everything buffered through another transmitter (one that never blocks, for a
+	 * selector thread).
+	 * @param other the transmitter to use
+	 * @throws IOException if sending failed
+	 */
+	public void flushTo(Transmitter other) throws IOException {
+		if (this.count > 0) {
+			int length = this.count;
+			this.count = 0;
+			other.transmit(this.buffer, 0, length);
+		}
+	}
+
+	/**
 	 * Drops everything buffered (after a failure, when the connection closes anyway).
 	 */
 	public void discard() {

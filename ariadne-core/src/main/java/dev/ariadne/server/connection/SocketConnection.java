@@ -57,7 +57,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 		/**
 		 * Waits until the request may run.
-		 * @return how long it waited, in nanoseconds
+		 * @return how long it waited, in nanoseconds, or -1 when the request is refused (too
+		 * many waiting); then {@link #exit()} is not called and the request is answered 503
 		 * @throws InterruptedException if the thread is interrupted while waiting
 		 */
 		long enter() throws InterruptedException;
@@ -145,7 +146,14 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 				first = false;
 				long start = System.nanoTime();
 				boolean keep;
-				long wait = queueWait + this.gate.enter();
+				long admitted = this.gate.enter();
+				if (admitted < 0) {
+					this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, "Too many requests are waiting", 1, this.head,
+							RequestEvent.REJECTED);
+					this.out.flush();
+					break;
+				}
+				long wait = queueWait + admitted;
 				queueWait = 0;
 				try {
 					keep = this.exchange.run(this.head, this.body, start, wait);

@@ -1,0 +1,631 @@
+package dev.ariadne.server.eventloop;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+import dev.ariadne.http.HttpParseException;
+import dev.ariadne.http.RequestHead;
+import dev.ariadne.http.RequestParser;
+import dev.ariadne.http.RequestSink;
+import dev.ariadne.http.Status;
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.connection.ConnectionOutput;
+import dev.ariadne.server.connection.HttpExchange;
+import dev.ariadne.server.connection.RequestBody;
+import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.connection.TrackedConnection;
+import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.stats.RequestEvent;
+
+/**
+ * One connection of the event-loop model, attached to its selection key.
+ *
+ * <p>Thread ownership: the selector thread owns the key, the input buffer, the parser and the
+ * request being read; once a request is complete it is handed to a worker, which owns the
+ * exchange and the {@link ConnectionOutput} until it hands the connection back with a selector
+ * task. The write queue ({@code pending}) is shared and guarded by {@code lock}: whoever writes
+ * holds it, so bytes leave in order whichever thread sends them. Reading stops while a request
+ * is with a worker, so pipelined requests are answered in order and never buffered without
+ * bound.
+ */
+final class EventLoopConnection implements RequestSink, TrackedConnection {
+
+	private static final Logger logger = System.getLogger(EventLoopConnection.class.getName());
+
+	/** Most bytes queued for a slow client before the writing worker waits. */
+	static final int HIGH_WATER = 64 * 1024;
+
+	private static final int OUTPUT_BUFFER = 8 * 1024;
+
+	private static final int INITIAL_BODY_BUFFER = 16 * 1024;
+
+	private static final long LINGER_NANOS = 1_000_000_000L;
+
+	private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+	private enum Phase {
+
+		/** Reading a request (or waiting for one, when idle). */
+		READING,
+
+		/** A worker runs the exchange; reading is paused. */
+		DISPATCHED,
+
+		/** The exchange is over; the rest of its response is being written. */
+		FLUSHING,
+
+		/** An error response is being written, then input is discarded until close. */
+		CLOSING,
+
+		/** Closed. */
+		CLOSED
+
+	}
+
+	private final SelectorLoop loop;
+
+	private final SocketChannel channel;
+
+	private final ServerContext context;
+
+	private final ServerConfig config;
+
+	private final WorkerPool pool;
+
+	private final RequestParser parser;
+
+	private final ConnectionOutput out;
+
+	private final HttpExchange exchange;
+
+	private final Object lock = new Object();
+
+	// ---- selector thread only
+
+	private SelectionKey key;
+
+	private ByteBuffer in;
+
+	private Phase phase = Phase.READING;
+
+	private boolean idle;
+
+	private long deadline;
+
+	private boolean keepAfterExchange;
+
+	private RequestHead head;
+
+	private long headNanos;
+
+	private byte[] body;
+
+	private int bodyLength;
+
+	private boolean messageDone;
+
+	// ---- guarded by lock
+
+	private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
+
+	private int pendingBytes;
+
+	private boolean writeInterest;
+
+	private boolean closed;
+
+	private long lastWriteNanos;
+
+	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ServerContext context, WorkerPool pool)
+			throws IOException {
+		this.loop = loop;
+		this.channel = channel;
+		this.context = context;
+		this.config = context.config();
+		this.pool = pool;
+		this.parser = new RequestParser(this.config.limits(), this);
+		this.out = new ConnectionOutput(this::transmit, OUTPUT_BUFFER);
+		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
+				(InetSocketAddress) channel.getLocalAddress(), () -> false);
+	}
+
+	/** Registers with the loop's selector; selector thread. */
+	void register() {
+		try {
+			this.key = this.channel.register(this.loop.selector(), SelectionKey.OP_READ, this);
+		}
+		catch (IOException ex) {
+			close();
+			return;
+		}
+		if (this.context.shuttingDown()) {
+			close();
+			return;
+		}
+		setIdle(true);
+		this.deadline = System.nanoTime() + this.config.headerTimeout().toNanos();
+	}
+
+	/** Handles readiness; selector thread. */
+	void onSelected(SelectionKey key) {
+		if (!key.isValid()) {
+			close();
+			return;
+		}
+		int ready = key.readyOps();
+		if ((ready & SelectionKey.OP_WRITE) != 0) {
+			onWritable();
+		}
+		if ((ready & SelectionKey.OP_READ) != 0) {
+			if (this.phase == Phase.READING) {
+				onReadable();
+			}
+			else if (this.phase == Phase.CLOSING) {
+				discardInput();
+			}
+		}
+	}
+
+	private void onReadable() {
+		if (this.in == null) {
+			this.in = this.loop.buffers().borrow();
+		}
+		ByteBuffer in = this.in;
+		int read;
+		try {
+			in.compact();
+			read = this.channel.read(in);
+			in.flip();
+		}
+		catch (IOException ex) {
+			close();
+			return;
+		}
+		if (read < 0) {
+			close();
+			return;
+		}
+		if (read == 0) {
+			releaseEmptyBuffer();
+			return;
+		}
+		long now = System.nanoTime();
+		if (this.idle) {
+			setIdle(false);
+			this.deadline = now + this.config.headerTimeout().toNanos();
+		}
+		else if (this.head != null) {
+			// a body arrives: the timeout bounds the gap between reads
+			this.deadline = now + this.config.headerTimeout().toNanos();
+		}
+		processInput();
+	}
+
+	/** Parses what is buffered; dispatches a complete request. Selector thread. */
+	private void processInput() {
+		try {
+			while (this.phase == Phase.READING && this.in != null && this.in.hasRemaining()) {
+				if (this.parser.parse(this.in) && this.messageDone) {
+					dispatch();
+					return;
+				}
+			}
+		}
+		catch (HttpParseException ex) {
+			refuse(ex.status(), ex.reason(), 0, RequestEvent.INVALID);
+			return;
+		}
+		if (this.phase == Phase.READING) {
+			releaseEmptyBuffer();
+			if (this.parser.isIdle() && this.head == null && !this.idle) {
+				goIdle();
+			}
+		}
+	}
+
+	private void goIdle() {
+		if (this.context.shuttingDown()) {
+			close();
+			return;
+		}
+		setIdle(true);
+		this.deadline = System.nanoTime() + this.config.keepAliveTimeout().toNanos();
+	}
+
+	private void releaseEmptyBuffer() {
+		if (this.in != null && !this.in.hasRemaining()) {
+			this.loop.buffers().release(this.in);
+			this.in = null;
+		}
+	}
+
+	private void dispatch() {
+		this.phase = Phase.DISPATCHED;
+		this.key.interestOps(interestWhileWriting());
+		RequestHead head = this.head;
+		RequestBody body = (this.body != null) ? new BufferedBody(head, this.body, this.bodyLength) : RequestBody.EMPTY;
+		long start = this.headNanos;
+		long dispatched = System.nanoTime();
+		if (!this.pool.execute(() -> runExchange(head, body, start, dispatched))) {
+			this.context.rejected(RejectReason.QUEUE_FULL);
+			refuse(Status.SERVICE_UNAVAILABLE_503, "All workers are busy and the queue is full", 1,
+					RequestEvent.REJECTED);
+		}
+	}
+
+	/** Runs on a worker. */
+	private void runExchange(RequestHead head, RequestBody body, long start, long dispatched) {
+		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched);
+		try {
+			this.out.flush();
+		}
+		catch (IOException ex) {
+			keep = false;
+			this.out.discard();
+		}
+		this.out.release();
+		boolean keepAlive = keep;
+		this.loop.execute(() -> afterExchange(keepAlive));
+	}
+
+	/** The worker handed the connection back; selector thread. */
+	private void afterExchange(boolean keep) {
+		if (this.phase == Phase.CLOSED) {
+			return;
+		}
+		this.keepAfterExchange = keep;
+		this.phase = Phase.FLUSHING;
+		if (!hasPending()) {
+			resume();
+		}
+	}
+
+	private void resume() {
+		if (!this.keepAfterExchange) {
+			close();
+			return;
+		}
+		this.parser.reset();
+		this.head = null;
+		this.body = null;
+		this.bodyLength = 0;
+		this.messageDone = false;
+		this.phase = Phase.READING;
+		this.key.interestOps(SelectionKey.OP_READ);
+		if (this.in != null && this.in.hasRemaining()) {
+			this.deadline = System.nanoTime() + this.config.headerTimeout().toNanos();
+			processInput();
+		}
+		else {
+			releaseEmptyBuffer();
+			goIdle();
+		}
+	}
+
+	/**
+	 * Queues an error response and closes after it is written. Selector thread.
+	 */
+	private void refuse(Status status, String reason, int retryAfterSeconds, String route) {
+		this.phase = Phase.CLOSING;
+		this.exchange.refuse(status, reason, retryAfterSeconds, this.head, route);
+		try {
+			this.out.flushTo(this::enqueue);
+		}
+		catch (IOException ex) {
+			close();
+			return;
+		}
+		this.out.release();
+		this.deadline = System.nanoTime() + LINGER_NANOS;
+		if (!hasPending()) {
+			startLinger();
+		}
+	}
+
+	private void startLinger() {
+		try {
+			this.channel.shutdownOutput();
+			this.key.interestOps(SelectionKey.OP_READ);
+		}
+		catch (IOException ex) {
+			close();
+		}
+	}
+
+	private void discardInput() {
+		ByteBuffer scrap = this.loop.scratch();
+		try {
+			while (true) {
+				scrap.clear();
+				int n = this.channel.read(scrap);
+				if (n < 0) {
+					close();
+					return;
+				}
+				if (n == 0) {
+					return;
+				}
+			}
+		}
+		catch (IOException ex) {
+			close();
+		}
+	}
+
+	// ---- writing
+
+	private int interestWhileWriting() {
+		synchronized (this.lock) {
+			return (this.pendingBytes > 0) ? SelectionKey.OP_WRITE : 0;
+		}
+	}
+
+	private boolean hasPending() {
+		synchronized (this.lock) {
+			return this.pendingBytes > 0;
+		}
+	}
+
+	/**
+	 * Sends bytes from a worker: writes directly while the socket takes them, queues the rest,
+	 * and waits while more than {@link #HIGH_WATER} bytes are queued, so a slow reader costs
+	 * bounded memory. Fails when no byte could be written for {@code keep-alive.timeout}.
+	 */
+	private void transmit(byte[] bytes, int offset, int length) throws IOException {
+		int position = offset;
+		int end = offset + length;
+		while (position < end) {
+			int slice = Math.min(end - position, HIGH_WATER);
+			synchronized (this.lock) {
+				writeOrQueue(bytes, position, slice);
+				awaitBelowHighWater();
+			}
+			position += slice;
+		}
+	}
+
+	/** Queues bytes written by the selector thread (error responses); never waits. */
+	private void enqueue(byte[] bytes, int offset, int length) throws IOException {
+		synchronized (this.lock) {
+			writeOrQueue(bytes, offset, length);
+		}
+	}
+
+	private void writeOrQueue(byte[] bytes, int offset, int length) throws IOException {
+		// caller holds lock
+		if (this.closed) {
+			throw new ClosedChannelException();
+		}
+		int written = 0;
+		if (this.pending.isEmpty()) {
+			ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+			while (buffer.hasRemaining() && this.channel.write(buffer) > 0) {
+				// keep writing while the socket takes bytes
+			}
+			written = buffer.position() - offset;
+		}
+		if (written < length) {
+			this.pending.addLast(ByteBuffer.wrap(Arrays.copyOfRange(bytes, offset + written, offset + length)));
+			this.pendingBytes += length - written;
+			this.lastWriteNanos = System.nanoTime();
+			if (!this.writeInterest) {
+				this.writeInterest = true;
+				this.loop.execute(this::enableWriteInterest);
+			}
+		}
+	}
+
+	private void awaitBelowHighWater() throws IOException {
+		// caller holds lock
+		long timeout = this.config.keepAliveTimeout().toNanos();
+		while (this.pendingBytes > HIGH_WATER && !this.closed) {
+			long waited = System.nanoTime() - this.lastWriteNanos;
+			if (waited >= timeout) {
+				throw new IOException("Write timed out: the client read nothing for " + this.config.keepAliveTimeout());
+			}
+			try {
+				long millis = Math.max(1, (timeout - waited) / 1_000_000);
+				this.lock.wait(millis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IOException("Interrupted while waiting to write", ex);
+			}
+		}
+		if (this.closed) {
+			throw new ClosedChannelException();
+		}
+	}
+
+	private void enableWriteInterest() {
+		if (this.key != null && this.key.isValid()) {
+			this.key.interestOps(this.key.interestOps() | SelectionKey.OP_WRITE);
+		}
+	}
+
+	private void onWritable() {
+		boolean drained;
+		synchronized (this.lock) {
+			try {
+				while (!this.pending.isEmpty()) {
+					ByteBuffer head = this.pending.peekFirst();
+					int written = this.channel.write(head);
+					if (written > 0) {
+						this.pendingBytes -= written;
+						this.lastWriteNanos = System.nanoTime();
+					}
+					if (head.hasRemaining()) {
+						break;
+					}
+					this.pending.pollFirst();
+				}
+			}
+			catch (IOException ex) {
+				this.closed = true;
+				this.lock.notifyAll();
+				drained = false;
+				this.pending.clear();
+				this.pendingBytes = 0;
+			}
+			drained = this.pending.isEmpty() && !this.closed;
+			if (this.pending.isEmpty()) {
+				this.writeInterest = false;
+			}
+			this.lock.notifyAll();
+		}
+		if (this.key.isValid()) {
+			this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_WRITE | (drained ? 0 : SelectionKey.OP_WRITE));
+		}
+		if (!drained) {
+			if (isClosedForWriting()) {
+				close();
+			}
+			return;
+		}
+		if (this.phase == Phase.FLUSHING) {
+			resume();
+		}
+		else if (this.phase == Phase.CLOSING) {
+			startLinger();
+		}
+	}
+
+	private boolean isClosedForWriting() {
+		synchronized (this.lock) {
+			return this.closed;
+		}
+	}
+
+	// ---- timeouts, idle, close (selector thread)
+
+	/** Enforces this connection's deadline; called by the loop's periodic scan. */
+	void checkTimeout(long now) {
+		switch (this.phase) {
+			case READING -> {
+				if (now - this.deadline >= 0) {
+					if (this.idle || this.parser.isIdle() && this.head == null) {
+						close();
+					}
+					else {
+						refuse(Status.REQUEST_TIMEOUT_408, "Request not received within the header timeout", 0,
+								RequestEvent.INVALID);
+					}
+				}
+			}
+			case FLUSHING, CLOSING -> {
+				boolean stalled;
+				synchronized (this.lock) {
+					stalled = this.pendingBytes > 0
+							&& now - this.lastWriteNanos >= this.config.keepAliveTimeout().toNanos();
+				}
+				if (stalled || (this.phase == Phase.CLOSING && now - this.deadline >= 0)) {
+					close();
+				}
+			}
+			default -> {
+			}
+		}
+	}
+
+	private void setIdle(boolean idle) {
+		if (this.idle != idle) {
+			this.idle = idle;
+			this.context.idle(idle ? 1 : -1);
+		}
+	}
+
+	boolean isIdle() {
+		return this.idle;
+	}
+
+	/** Closes now; selector thread. */
+	void close() {
+		if (this.phase == Phase.CLOSED) {
+			return;
+		}
+		this.phase = Phase.CLOSED;
+		synchronized (this.lock) {
+			this.closed = true;
+			this.pending.clear();
+			this.pendingBytes = 0;
+			this.lock.notifyAll();
+		}
+		setIdle(false);
+		if (this.key != null) {
+			this.key.cancel();
+		}
+		try {
+			this.channel.close();
+		}
+		catch (IOException ex) {
+			logger.log(Level.DEBUG, "Closing a connection failed", ex);
+		}
+		if (this.in != null) {
+			this.loop.buffers().release(this.in);
+			this.in = null;
+		}
+		this.loop.forget(this);
+		this.context.closed(this);
+	}
+
+	@Override
+	public boolean closeIfIdle() {
+		// the loop closes idle connections itself once a shutdown has begun
+		return false;
+	}
+
+	@Override
+	public void abort() {
+		this.loop.execute(this::close);
+	}
+
+	// ---- parser events (selector thread)
+
+	@Override
+	public boolean headComplete(RequestHead head) {
+		this.head = head;
+		this.headNanos = System.nanoTime();
+		if (head.hasBody()) {
+			// grows as bytes arrive: a declared length alone allocates no more than this
+			long length = head.contentLength();
+			this.body = new byte[(int) Math.min((length > 0) ? length : 1024, INITIAL_BODY_BUFFER)];
+			if (head.expectContinue()) {
+				try {
+					enqueue(CONTINUE, 0, CONTINUE.length);
+				}
+				catch (IOException ex) {
+					return false;
+				}
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public boolean content(ByteBuffer content) {
+		int length = content.remaining();
+		if (this.bodyLength + length > this.body.length) {
+			this.body = Arrays.copyOf(this.body, Math.max(this.bodyLength + length, this.body.length * 2));
+		}
+		content.get(this.body, this.bodyLength, length);
+		this.bodyLength += length;
+		return false;
+	}
+
+	@Override
+	public boolean messageComplete() {
+		this.messageDone = true;
+		return true;
+	}
+
+}

@@ -1,0 +1,181 @@
+package dev.ariadne.server.eventloop;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.Selector;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.ariadne.server.internal.BufferPool;
+
+/**
+ * One selector thread: waits for readiness, runs its connections' I/O callbacks, runs tasks
+ * submitted by other threads, and enforces timeouts. Never blocks except in
+ * {@link Selector#select}, never runs a handler.
+ *
+ * <p>Only this thread touches its selection keys. Other threads submit a task with
+ * {@link #execute}, which wakes the selector only when it is blocked in {@code select}.
+ */
+final class SelectorLoop implements Runnable {
+
+	private static final Logger logger = System.getLogger(SelectorLoop.class.getName());
+
+	private static final long TICK_MILLIS = 200;
+
+	private final Selector selector;
+
+	private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+	/** True while the loop is in, or about to enter, select(). */
+	private final AtomicBoolean selecting = new AtomicBoolean();
+
+	private final Set<EventLoopConnection> connections = new HashSet<>();
+
+	private final BufferPool buffers;
+
+	private final ByteBuffer scratch = ByteBuffer.allocate(8192);
+
+	private volatile boolean running = true;
+
+	private volatile boolean closeIdle;
+
+	SelectorLoop(int bufferSize) throws IOException {
+		this.selector = Selector.open();
+		this.buffers = new BufferPool(bufferSize, 256);
+	}
+
+	Selector selector() {
+		return this.selector;
+	}
+
+	BufferPool buffers() {
+		return this.buffers;
+	}
+
+	ByteBuffer scratch() {
+		return this.scratch;
+	}
+
+	/**
+	 * Runs a task on this loop's thread, soon. Any thread.
+	 * @param task the task; it must not block
+	 */
+	void execute(Runnable task) {
+		this.tasks.add(task);
+		if (this.selecting.compareAndSet(true, false)) {
+			this.selector.wakeup();
+		}
+	}
+
+	/** Adopts a newly accepted connection. Any thread. */
+	void adopt(EventLoopConnection connection) {
+		execute(() -> {
+			if (!this.running) {
+				connection.close();
+				return;
+			}
+			this.connections.add(connection);
+			connection.register();
+		});
+	}
+
+	void forget(EventLoopConnection connection) {
+		this.connections.remove(connection);
+	}
+
+	/** From now on, idle connections are closed (graceful shutdown). Any thread. */
+	void closeIdleConnections() {
+		this.closeIdle = true;
+		execute(this::closeIdleNow);
+	}
+
+	private void closeIdleNow() {
+		for (EventLoopConnection connection : new ArrayList<>(this.connections)) {
+			if (connection.isIdle()) {
+				connection.close();
+			}
+		}
+	}
+
+	/** Stops the loop after closing whatever connection is left. Any thread. */
+	void stop() {
+		this.running = false;
+		this.selector.wakeup();
+	}
+
+	@Override
+	public void run() {
+		long nextTick = System.nanoTime() + TICK_MILLIS * 1_000_000;
+		try {
+			while (this.running) {
+				runTasks();
+				this.selecting.set(true);
+				if (!this.tasks.isEmpty()) {
+					this.selecting.set(false);
+					continue;
+				}
+				this.selector.select(this::onSelected, TICK_MILLIS);
+				this.selecting.set(false);
+				long now = System.nanoTime();
+				if (now - nextTick >= 0) {
+					nextTick = now + TICK_MILLIS * 1_000_000;
+					tick(now);
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.log(Level.ERROR, "Selector loop failed", ex);
+		}
+		finally {
+			runTasks();
+			for (EventLoopConnection connection : new ArrayList<>(this.connections)) {
+				connection.close();
+			}
+			try {
+				this.selector.close();
+			}
+			catch (IOException ex) {
+				logger.log(Level.DEBUG, "Closing the selector failed", ex);
+			}
+		}
+	}
+
+	private void onSelected(java.nio.channels.SelectionKey key) {
+		EventLoopConnection connection = (EventLoopConnection) key.attachment();
+		try {
+			connection.onSelected(key);
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.WARNING, "Connection callback failed; closing the connection", ex);
+			connection.close();
+		}
+	}
+
+	private void runTasks() {
+		Runnable task;
+		while ((task = this.tasks.poll()) != null) {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				logger.log(Level.WARNING, "Selector task failed", ex);
+			}
+		}
+	}
+
+	private void tick(long now) {
+		if (this.closeIdle) {
+			closeIdleNow();
+		}
+		for (EventLoopConnection connection : new ArrayList<>(this.connections)) {
+			connection.checkTimeout(now);
+		}
+	}
+
+}
