@@ -1,12 +1,14 @@
 package dev.ariadne.server;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Properties;
 
 import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.Transport;
@@ -32,6 +34,8 @@ import dev.ariadne.server.stats.ServerStats;
  */
 public final class AriadneServer {
 
+	private static final String VERSION = readVersion();
+
 	private final ServerContext context;
 
 	private final Transport transport;
@@ -49,6 +53,27 @@ public final class AriadneServer {
 	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners) {
 		this.context = new ServerContext(config, router, listeners);
 		this.transport = Transports.create(this.context);
+	}
+
+	private static String readVersion() {
+		try (InputStream in = AriadneServer.class.getResourceAsStream("version.properties")) {
+			Properties properties = new Properties();
+			if (in != null) {
+				properties.load(in);
+			}
+			return properties.getProperty("version", "unknown");
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * Returns Ariadne's version.
+	 * @return the version, for example {@code 0.1.0}, or {@code unknown}
+	 */
+	public static String version() {
+		return VERSION;
 	}
 
 	/**

@@ -234,6 +234,17 @@ public final class ServerContext {
 	}
 
 	/**
+	 * Closes connections whose writes have stalled for longer than {@code keep-alive.timeout}.
+	 * @param nowNanos the current {@link System#nanoTime()}
+	 */
+	public void closeStalledWrites(long nowNanos) {
+		long timeout = this.config.keepAliveTimeout().toNanos();
+		for (TrackedConnection connection : this.connections) {
+			connection.closeIfWriteStalled(nowNanos, timeout);
+		}
+	}
+
+	/**
 	 * Returns whether any connection is still open.
 	 * @return whether connections remain
 	 */

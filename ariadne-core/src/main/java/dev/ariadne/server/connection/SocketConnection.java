@@ -84,6 +84,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private static final long LINGER_MILLIS = 1000;
 
+	private static final int WRITE_SLICE = 64 * 1024;
+
 	private final ServerContext context;
 
 	private final Socket socket;
@@ -105,6 +107,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private final SocketBody body = new SocketBody();
 
 	private InputStream input;
+
+	/** When the write in progress last made progress (odd, never 0), or 0 when not writing. */
+	private volatile long writeSince;
 
 	private RequestHead head;
 
@@ -276,9 +281,32 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		return true;
 	}
 
+	/**
+	 * Writes in slices, so the write watchdog sees progress on a large but moving write and
+	 * only a stalled one times out.
+	 */
 	private void transmit(byte[] bytes, int offset, int length) throws IOException {
 		OutputStream output = this.socket.getOutputStream();
-		output.write(bytes, offset, length);
+		int end = offset + length;
+		try {
+			for (int position = offset; position < end; position += WRITE_SLICE) {
+				this.writeSince = System.nanoTime() | 1;
+				output.write(bytes, position, Math.min(WRITE_SLICE, end - position));
+			}
+		}
+		finally {
+			this.writeSince = 0;
+		}
+	}
+
+	@Override
+	public void closeIfWriteStalled(long nowNanos, long timeoutNanos) {
+		long since = this.writeSince;
+		if (since != 0 && nowNanos - since > timeoutNanos) {
+			logger.log(Level.DEBUG, () -> "Closing " + this.socket.getRemoteSocketAddress()
+					+ ": it read nothing of its response for " + timeoutNanos / 1_000_000 + " ms");
+			abort();
+		}
 	}
 
 	private void refuse(Status status, String reason) {

@@ -22,6 +22,8 @@ public final class SocketListener {
 
 	private static final Logger logger = System.getLogger(SocketListener.class.getName());
 
+	private static final long WATCHDOG_MILLIS = 250;
+
 	private final ServerContext context;
 
 	private final SocketConnection.Gate gate;
@@ -65,6 +67,22 @@ public final class SocketListener {
 		this.running = true;
 		this.acceptor = acceptorThreads.newThread(this::acceptLoop);
 		this.acceptor.start();
+		Thread watchdog = new Thread(this::watchWrites, "ariadne-" + config.name() + "-write-watchdog");
+		watchdog.setDaemon(true);
+		watchdog.start();
+	}
+
+	/** Closes connections whose blocking writes stall: a socket write has no timeout of its own. */
+	private void watchWrites() {
+		while (this.running || this.context.hasConnections()) {
+			try {
+				Thread.sleep(WATCHDOG_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			this.context.closeStalledWrites(System.nanoTime());
+		}
 	}
 
 	private void acceptLoop() {

@@ -16,4 +16,14 @@ public interface TrackedConnection {
 	 */
 	void abort();
 
+	/**
+	 * Closes the connection if a write has made no progress for longer than the timeout.
+	 * Called periodically by the models whose writes block a thread; the others enforce write
+	 * timeouts themselves.
+	 * @param nowNanos the current {@link System#nanoTime()}
+	 * @param timeoutNanos the longest a write may make no progress
+	 */
+	default void closeIfWriteStalled(long nowNanos, long timeoutNanos) {
+	}
+
 }
