@@ -1,0 +1,136 @@
+package dev.ariadne.autoconfigure;
+
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.ariadne.server.AriadneServer;
+import dev.ariadne.server.ServerConfig;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * {@link SmartLifecycle} that starts an {@link AriadneServer} once the context is refreshed
+ * and shuts it down gracefully when the context closes.
+ *
+ * <p>It runs in the same phase as Spring Boot's web server start/stop lifecycle: after the
+ * ordinary lifecycle beans have started, and stopping after them. {@link #stop(Runnable)}
+ * drains on its own thread so that the lifecycle processor can wait for it, up to
+ * {@code spring.lifecycle.timeout-per-shutdown-phase}. While the server runs it owns a
+ * non-daemon thread, which keeps the JVM alive after {@code main} returns.
+ */
+final class AriadneServerLifecycle implements SmartLifecycle {
+
+	/** Phase of this lifecycle, as Boot's {@code WebServerStartStopLifecycle}. */
+	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 2048;
+
+	/** Name of the environment property holding the port the server listens on. */
+	static final String PORT_PROPERTY = "local.ariadne.port";
+
+	/** Name of the property source holding {@value #PORT_PROPERTY}. */
+	static final String PROPERTY_SOURCE_NAME = "ariadne.ports";
+
+	private static final Log logger = LogFactory.getLog(AriadneServerLifecycle.class);
+
+	private final AriadneServer server;
+
+	private final ConfigurableEnvironment environment;
+
+	private final ApplicationEventPublisher eventPublisher;
+
+	/**
+	 * Creates a lifecycle for a server.
+	 * @param server the server to start and stop
+	 * @param environment the environment to add {@value #PORT_PROPERTY} to
+	 * @param eventPublisher publishes the {@link AriadneServerInitializedEvent}
+	 */
+	AriadneServerLifecycle(AriadneServer server, ConfigurableEnvironment environment,
+			ApplicationEventPublisher eventPublisher) {
+		this.server = server;
+		this.environment = environment;
+		this.eventPublisher = eventPublisher;
+	}
+
+	@Override
+	public void start() {
+		this.server.start();
+		InetSocketAddress address = this.server.localAddress();
+		setPortProperty(address.getPort());
+		ServerConfig config = this.server.config();
+		logger.info("Ariadne started on " + describe(address) + " (io-model " + config.ioModel() + ", threads.max "
+				+ config.maxThreads() + ")");
+		this.eventPublisher.publishEvent(new AriadneServerInitializedEvent(this.server));
+	}
+
+	private static String describe(InetSocketAddress address) {
+		String host = address.getAddress().getHostAddress();
+		return ((host.indexOf(':') >= 0) ? "[" + host + "]" : host) + ":" + address.getPort();
+	}
+
+	private void setPortProperty(int port) {
+		MutablePropertySources sources = this.environment.getPropertySources();
+		PropertySource<?> source = sources.get(PROPERTY_SOURCE_NAME);
+		if (source == null) {
+			source = new MapPropertySource(PROPERTY_SOURCE_NAME, new HashMap<>());
+			sources.addFirst(source);
+		}
+		@SuppressWarnings("unchecked")
+		Map<String, Object> ports = (Map<String, Object>) source.getSource();
+		ports.put(PORT_PROPERTY, port);
+	}
+
+	/**
+	 * Shuts the server down gracefully, blocking until the drain ends.
+	 */
+	@Override
+	public void stop() {
+		drain();
+	}
+
+	/**
+	 * Shuts the server down gracefully on a separate thread, then runs the callback.
+	 * @param callback told when the drain has ended
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		Thread drain = new Thread(() -> {
+			try {
+				drain();
+			}
+			finally {
+				callback.run();
+			}
+		}, "ariadne-shutdown");
+		drain.start();
+	}
+
+	private void drain() {
+		String gracePeriod = AriadneServerConfigMapper.format(this.server.config().shutdownGracePeriod());
+		logger.info("Ariadne shutting down gracefully, waiting up to " + gracePeriod + " for requests in flight");
+		if (this.server.shutdownGracefully()) {
+			logger.info("Ariadne shut down gracefully");
+		}
+		else {
+			logger.warn("Ariadne closed connections with requests still in flight after the grace period of "
+					+ gracePeriod + " (ariadne.server.shutdown.grace-period)");
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.server.isRunning();
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+}

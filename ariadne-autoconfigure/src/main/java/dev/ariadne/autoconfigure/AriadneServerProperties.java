@@ -1,0 +1,505 @@
+package dev.ariadne.autoconfigure;
+
+import java.net.InetAddress;
+import java.time.Duration;
+
+import dev.ariadne.server.IoModel;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * {@link ConfigurationProperties @ConfigurationProperties} for the Ariadne server
+ * ({@code ariadne.server.*}).
+ *
+ * <p>Defaults are written as literals so that the configuration processor can publish them;
+ * they match the defaults of {@link dev.ariadne.server.ServerConfig} and
+ * {@link dev.ariadne.http.ParserLimits}. Values are validated when the server is configured,
+ * not here.
+ */
+@ConfigurationProperties("ariadne.server")
+public class AriadneServerProperties {
+
+	/**
+	 * Port the server listens on. 0 picks a free port.
+	 */
+	private int port = 8080;
+
+	/**
+	 * Network address the server binds to. Every local address when not set.
+	 */
+	private InetAddress address;
+
+	/**
+	 * How connections are served: a worker per connection (blocking), selectors handing
+	 * complete requests to workers (event-loop), or a virtual thread per connection
+	 * (virtual-threads, Java 21 or later).
+	 */
+	private IoModel ioModel = IoModel.BLOCKING;
+
+	/**
+	 * Number of selector threads of the event-loop model. Half the available processors, from 1
+	 * to 4, when not set.
+	 */
+	private Integer selectors;
+
+	/**
+	 * Length of the kernel's queue of connections waiting to be accepted, as requested from the
+	 * operating system.
+	 */
+	private int acceptBacklog = 100;
+
+	/**
+	 * Maximum number of open connections. At the limit the server stops accepting and new
+	 * connections wait in the accept queue.
+	 */
+	private int maxConnections = 16384;
+
+	private final Threads threads = new Threads();
+
+	private final KeepAlive keepAlive = new KeepAlive();
+
+	private final Request request = new Request();
+
+	private final Shutdown shutdown = new Shutdown();
+
+	/**
+	 * Returns the port the server listens on.
+	 * @return the port, 0 for a free one
+	 */
+	public int getPort() {
+		return this.port;
+	}
+
+	/**
+	 * Sets the port the server listens on.
+	 * @param port the port, 0 for a free one
+	 */
+	public void setPort(int port) {
+		this.port = port;
+	}
+
+	/**
+	 * Returns the address the server binds to.
+	 * @return the address, or {@code null} for every local address
+	 */
+	public InetAddress getAddress() {
+		return this.address;
+	}
+
+	/**
+	 * Sets the address the server binds to.
+	 * @param address the address, or {@code null} for every local address
+	 */
+	public void setAddress(InetAddress address) {
+		this.address = address;
+	}
+
+	/**
+	 * Returns the I/O model.
+	 * @return the I/O model
+	 */
+	public IoModel getIoModel() {
+		return this.ioModel;
+	}
+
+	/**
+	 * Sets the I/O model.
+	 * @param ioModel the I/O model
+	 */
+	public void setIoModel(IoModel ioModel) {
+		this.ioModel = ioModel;
+	}
+
+	/**
+	 * Returns the number of selector threads of the event-loop model.
+	 * @return the number of selectors, or {@code null} to derive it from the processors
+	 */
+	public Integer getSelectors() {
+		return this.selectors;
+	}
+
+	/**
+	 * Sets the number of selector threads of the event-loop model.
+	 * @param selectors the number of selectors, or {@code null} to derive it from the
+	 * processors
+	 */
+	public void setSelectors(Integer selectors) {
+		this.selectors = selectors;
+	}
+
+	/**
+	 * Returns the requested length of the accept queue.
+	 * @return the accept backlog
+	 */
+	public int getAcceptBacklog() {
+		return this.acceptBacklog;
+	}
+
+	/**
+	 * Sets the requested length of the accept queue.
+	 * @param acceptBacklog the accept backlog
+	 */
+	public void setAcceptBacklog(int acceptBacklog) {
+		this.acceptBacklog = acceptBacklog;
+	}
+
+	/**
+	 * Returns the maximum number of open connections.
+	 * @return the connection limit
+	 */
+	public int getMaxConnections() {
+		return this.maxConnections;
+	}
+
+	/**
+	 * Sets the maximum number of open connections.
+	 * @param maxConnections the connection limit
+	 */
+	public void setMaxConnections(int maxConnections) {
+		this.maxConnections = maxConnections;
+	}
+
+	/**
+	 * Returns the worker thread settings.
+	 * @return the thread settings
+	 */
+	public Threads getThreads() {
+		return this.threads;
+	}
+
+	/**
+	 * Returns the keep-alive settings.
+	 * @return the keep-alive settings
+	 */
+	public KeepAlive getKeepAlive() {
+		return this.keepAlive;
+	}
+
+	/**
+	 * Returns the request limits.
+	 * @return the request settings
+	 */
+	public Request getRequest() {
+		return this.request;
+	}
+
+	/**
+	 * Returns the shutdown settings.
+	 * @return the shutdown settings
+	 */
+	public Shutdown getShutdown() {
+		return this.shutdown;
+	}
+
+	/**
+	 * Worker thread settings.
+	 */
+	public static class Threads {
+
+		/**
+		 * Maximum number of worker threads. For virtual-threads, the maximum number of requests
+		 * in flight. Size it for concurrent requests, not for processor cores.
+		 */
+		private int max = 200;
+
+		/**
+		 * Minimum number of worker threads kept alive when idle. When not set, 10, or
+		 * threads.max when that is lower.
+		 */
+		private Integer min;
+
+		/**
+		 * Maximum number of connections (blocking) or requests (event-loop) waiting for a
+		 * worker; beyond it they are answered with 503. max-connections when not set.
+		 */
+		private Integer queueCapacity;
+
+		/**
+		 * Returns the maximum number of worker threads.
+		 * @return the maximum number of worker threads
+		 */
+		public int getMax() {
+			return this.max;
+		}
+
+		/**
+		 * Sets the maximum number of worker threads.
+		 * @param max the maximum number of worker threads
+		 */
+		public void setMax(int max) {
+			this.max = max;
+		}
+
+		/**
+		 * Returns the minimum number of idle worker threads kept alive.
+		 * @return the minimum, or {@code null} for the server's default
+		 */
+		public Integer getMin() {
+			return this.min;
+		}
+
+		/**
+		 * Sets the minimum number of idle worker threads kept alive.
+		 * @param min the minimum, or {@code null} for the server's default
+		 */
+		public void setMin(Integer min) {
+			this.min = min;
+		}
+
+		/**
+		 * Returns the capacity of the queue in front of the workers.
+		 * @return the capacity, or {@code null} for the connection limit
+		 */
+		public Integer getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		/**
+		 * Sets the capacity of the queue in front of the workers.
+		 * @param queueCapacity the capacity, or {@code null} for the connection limit
+		 */
+		public void setQueueCapacity(Integer queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+	}
+
+	/**
+	 * Keep-alive (persistent connection) settings.
+	 */
+	public static class KeepAlive {
+
+		/**
+		 * Whether connections are kept open between requests.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Time an idle connection is kept open, and longest time a response write may make no
+		 * progress.
+		 */
+		private Duration timeout = Duration.ofSeconds(20);
+
+		/**
+		 * Maximum number of requests served on one connection. 0 for no limit.
+		 */
+		private int maxRequests = 0;
+
+		/**
+		 * Share of busy workers, blocking model only, above which responses carry
+		 * 'Connection: close' so that workers pinned by idle connections are released. 1
+		 * disables it.
+		 */
+		private double releaseThreshold = 0.75;
+
+		/**
+		 * Returns whether connections are kept open between requests.
+		 * @return whether keep-alive is enabled
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether connections are kept open between requests.
+		 * @param enabled whether keep-alive is enabled
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * Returns the idle timeout of a kept connection.
+		 * @return the timeout
+		 */
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		/**
+		 * Sets the idle timeout of a kept connection.
+		 * @param timeout the timeout
+		 */
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		/**
+		 * Returns the maximum number of requests served on one connection.
+		 * @return the maximum, 0 for no limit
+		 */
+		public int getMaxRequests() {
+			return this.maxRequests;
+		}
+
+		/**
+		 * Sets the maximum number of requests served on one connection.
+		 * @param maxRequests the maximum, 0 for no limit
+		 */
+		public void setMaxRequests(int maxRequests) {
+			this.maxRequests = maxRequests;
+		}
+
+		/**
+		 * Returns the share of busy workers above which kept connections are released.
+		 * @return the threshold, in (0, 1]
+		 */
+		public double getReleaseThreshold() {
+			return this.releaseThreshold;
+		}
+
+		/**
+		 * Sets the share of busy workers above which kept connections are released.
+		 * @param releaseThreshold the threshold, in (0, 1]; 1 disables it
+		 */
+		public void setReleaseThreshold(double releaseThreshold) {
+			this.releaseThreshold = releaseThreshold;
+		}
+
+	}
+
+	/**
+	 * Request limits.
+	 */
+	public static class Request {
+
+		/**
+		 * Time a client may take to send a request's head, and longest pause between two reads
+		 * of a request body.
+		 */
+		private Duration headerTimeout = Duration.ofSeconds(20);
+
+		/**
+		 * Maximum length of the request line. Longer lines are answered with 414.
+		 */
+		private DataSize maxLineLength = DataSize.ofKilobytes(8);
+
+		/**
+		 * Maximum size of the header section. Larger sections are answered with 431.
+		 */
+		private DataSize maxHeaderSize = DataSize.ofKilobytes(16);
+
+		/**
+		 * Maximum number of header fields. More fields are answered with 431.
+		 */
+		private int maxHeaderCount = 100;
+
+		/**
+		 * Maximum size of a request body. Larger bodies are answered with 413 before any of it
+		 * is read.
+		 */
+		private DataSize maxBodySize = DataSize.ofMegabytes(10);
+
+		/**
+		 * Returns the time allowed for a request's head.
+		 * @return the header timeout
+		 */
+		public Duration getHeaderTimeout() {
+			return this.headerTimeout;
+		}
+
+		/**
+		 * Sets the time allowed for a request's head.
+		 * @param headerTimeout the header timeout
+		 */
+		public void setHeaderTimeout(Duration headerTimeout) {
+			this.headerTimeout = headerTimeout;
+		}
+
+		/**
+		 * Returns the maximum length of the request line.
+		 * @return the maximum line length
+		 */
+		public DataSize getMaxLineLength() {
+			return this.maxLineLength;
+		}
+
+		/**
+		 * Sets the maximum length of the request line.
+		 * @param maxLineLength the maximum line length
+		 */
+		public void setMaxLineLength(DataSize maxLineLength) {
+			this.maxLineLength = maxLineLength;
+		}
+
+		/**
+		 * Returns the maximum size of the header section.
+		 * @return the maximum header size
+		 */
+		public DataSize getMaxHeaderSize() {
+			return this.maxHeaderSize;
+		}
+
+		/**
+		 * Sets the maximum size of the header section.
+		 * @param maxHeaderSize the maximum header size
+		 */
+		public void setMaxHeaderSize(DataSize maxHeaderSize) {
+			this.maxHeaderSize = maxHeaderSize;
+		}
+
+		/**
+		 * Returns the maximum number of header fields.
+		 * @return the maximum header count
+		 */
+		public int getMaxHeaderCount() {
+			return this.maxHeaderCount;
+		}
+
+		/**
+		 * Sets the maximum number of header fields.
+		 * @param maxHeaderCount the maximum header count
+		 */
+		public void setMaxHeaderCount(int maxHeaderCount) {
+			this.maxHeaderCount = maxHeaderCount;
+		}
+
+		/**
+		 * Returns the maximum size of a request body.
+		 * @return the maximum body size
+		 */
+		public DataSize getMaxBodySize() {
+			return this.maxBodySize;
+		}
+
+		/**
+		 * Sets the maximum size of a request body.
+		 * @param maxBodySize the maximum body size
+		 */
+		public void setMaxBodySize(DataSize maxBodySize) {
+			this.maxBodySize = maxBodySize;
+		}
+
+	}
+
+	/**
+	 * Shutdown settings.
+	 */
+	public static class Shutdown {
+
+		/**
+		 * Time a graceful shutdown lets requests in flight finish before closing their
+		 * connections. Must not be longer than spring.lifecycle.timeout-per-shutdown-phase.
+		 */
+		private Duration gracePeriod = Duration.ofSeconds(30);
+
+		/**
+		 * Returns the grace period of a graceful shutdown.
+		 * @return the grace period
+		 */
+		public Duration getGracePeriod() {
+			return this.gracePeriod;
+		}
+
+		/**
+		 * Sets the grace period of a graceful shutdown.
+		 * @param gracePeriod the grace period
+		 */
+		public void setGracePeriod(Duration gracePeriod) {
+			this.gracePeriod = gracePeriod;
+		}
+
+	}
+
+}

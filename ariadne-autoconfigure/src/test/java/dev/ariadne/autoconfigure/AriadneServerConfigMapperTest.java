@@ -1,0 +1,159 @@
+package dev.ariadne.autoconfigure;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.List;
+
+import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.mock.env.MockEnvironment;
+import org.springframework.util.unit.DataSize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link AriadneServerConfigMapper}.
+ */
+class AriadneServerConfigMapperTest {
+
+	private final MockEnvironment environment = new MockEnvironment();
+
+	private final AriadneServerConfigMapper mapper = new AriadneServerConfigMapper(this.environment);
+
+	@Test
+	void defaultPropertiesGiveTheServersDefaults() {
+		assertThat(this.mapper.map(new AriadneServerProperties(), List.of())).isEqualTo(ServerConfig.defaults());
+	}
+
+	@Test
+	void mapsEveryProperty() throws Exception {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.setPort(9090);
+		properties.setAddress(InetAddress.getLoopbackAddress());
+		properties.setIoModel(IoModel.VIRTUAL_THREADS);
+		properties.setSelectors(3);
+		properties.setAcceptBacklog(50);
+		properties.setMaxConnections(1000);
+		properties.getThreads().setMax(20);
+		properties.getThreads().setMin(2);
+		properties.getThreads().setQueueCapacity(30);
+		properties.getKeepAlive().setEnabled(false);
+		properties.getKeepAlive().setTimeout(Duration.ofSeconds(3));
+		properties.getKeepAlive().setMaxRequests(7);
+		properties.getKeepAlive().setReleaseThreshold(0.5);
+		properties.getRequest().setHeaderTimeout(Duration.ofSeconds(4));
+		properties.getRequest().setMaxLineLength(DataSize.ofKilobytes(1));
+		properties.getRequest().setMaxHeaderSize(DataSize.ofKilobytes(2));
+		properties.getRequest().setMaxHeaderCount(10);
+		properties.getRequest().setMaxBodySize(DataSize.ofGigabytes(4));
+		properties.getShutdown().setGracePeriod(Duration.ofSeconds(5));
+		ServerConfig config = this.mapper.map(properties, List.of());
+		assertThat(config).isEqualTo(ServerConfig.builder()
+			.port(9090)
+			.address(InetAddress.getLoopbackAddress())
+			.ioModel(IoModel.VIRTUAL_THREADS)
+			.selectors(3)
+			.acceptBacklog(50)
+			.maxConnections(1000)
+			.maxThreads(20)
+			.minThreads(2)
+			.queueCapacity(30)
+			.keepAliveEnabled(false)
+			.keepAliveTimeout(Duration.ofSeconds(3))
+			.keepAliveMaxRequests(7)
+			.keepAliveReleaseThreshold(0.5)
+			.headerTimeout(Duration.ofSeconds(4))
+			.limits(new ParserLimits(1024, 2048, 10, 4L * 1024 * 1024 * 1024))
+			.shutdownGracePeriod(Duration.ofSeconds(5))
+			.build());
+	}
+
+	@Test
+	void unsetOptionalPropertiesKeepTheServersDerivedDefaults() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getThreads().setMax(4);
+		properties.setMaxConnections(500);
+		ServerConfig config = this.mapper.map(properties, List.of());
+		assertThat(config.minThreads()).isEqualTo(4);
+		assertThat(config.queueCapacity()).isEqualTo(500);
+		assertThat(config.selectors()).isEqualTo(ServerConfig.defaultSelectors());
+	}
+
+	@Test
+	void unsetSizesAndDurationsKeepTheirDefaults() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getRequest().setMaxLineLength(null);
+		properties.getRequest().setMaxBodySize(null);
+		properties.getKeepAlive().setTimeout(null);
+		ServerConfig config = this.mapper.map(properties, List.of());
+		assertThat(config.limits()).isEqualTo(ParserLimits.DEFAULTS);
+		assertThat(config.keepAliveTimeout()).isEqualTo(ServerConfig.DEFAULT_KEEP_ALIVE_TIMEOUT);
+	}
+
+	@Test
+	void invalidPropertyIsNamedWithItsConfiguredValue() {
+		this.environment.setProperty("ariadne.server.threads.min", "300");
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getThreads().setMin(300);
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.satisfies((ex) -> {
+				assertThat(ex.getName()).isEqualTo("ariadne.server.threads.min");
+				assertThat(ex.getValue()).isEqualTo("300");
+				assertThat(ex.getReason()).startsWith("must be between 0 and threads.max (200)");
+			});
+	}
+
+	@Test
+	void invalidRequestLimitIsNamedWithThePrefix() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getRequest().setMaxLineLength(DataSize.ofBytes(0));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.request.max-line-length ");
+	}
+
+	@Test
+	void sizeBeyondIntIsRejectedNamingTheProperty() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getRequest().setMaxLineLength(DataSize.ofGigabytes(2));
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.satisfies((ex) -> assertThat(ex.getName()).isEqualTo("ariadne.server.request.max-line-length"))
+			.withMessageContaining("2147483647");
+	}
+
+	@Test
+	void customizersRunAfterPropertiesInTheGivenOrder() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getThreads().setMax(10);
+		ServerConfig config = this.mapper.map(properties,
+				List.of((builder) -> builder.maxThreads(20), (builder) -> builder.maxThreads(30).name("custom")));
+		assertThat(config.maxThreads()).isEqualTo(30);
+		assertThat(config.name()).isEqualTo("custom");
+	}
+
+	@Test
+	void gracePeriodMayEqualTheShutdownPhaseTimeout() {
+		this.environment.setProperty("spring.lifecycle.timeout-per-shutdown-phase", "10s");
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getShutdown().setGracePeriod(Duration.ofSeconds(10));
+		assertThat(this.mapper.map(properties, List.of()).shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void gracePeriodSetByCustomizerIsCheckedAgainstShutdownPhaseTimeout() {
+		this.environment.setProperty("spring.lifecycle.timeout-per-shutdown-phase", "10s");
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(new AriadneServerProperties(),
+					List.of((builder) -> builder.shutdownGracePeriod(Duration.ofSeconds(11)))))
+			.withMessageContaining("ariadne.server.shutdown.grace-period")
+			.withMessageContaining("spring.lifecycle.timeout-per-shutdown-phase (10s)");
+	}
+
+}

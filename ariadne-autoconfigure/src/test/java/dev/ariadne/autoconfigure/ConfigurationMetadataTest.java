@@ -1,0 +1,86 @@
+package dev.ariadne.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the configuration metadata generated from {@link AriadneServerProperties} and
+ * merged with {@code additional-spring-configuration-metadata.json}.
+ */
+class ConfigurationMetadataTest {
+
+	private static final List<String> DESIGNED_PROPERTIES = List.of("port", "address", "io-model", "threads.max",
+			"threads.min", "threads.queue-capacity", "selectors", "accept-backlog", "max-connections",
+			"keep-alive.enabled", "keep-alive.timeout", "keep-alive.max-requests", "keep-alive.release-threshold",
+			"request.header-timeout", "request.max-line-length", "request.max-header-size",
+			"request.max-header-count", "request.max-body-size", "shutdown.grace-period");
+
+	@Test
+	void describesThreadsMaxWithItsDefault() throws IOException {
+		Map<String, Object> threadsMax = property("ariadne.server.threads.max");
+		assertThat(threadsMax).containsEntry("type", "java.lang.Integer").containsEntry("defaultValue", 200);
+		assertThat((String) threadsMax.get("description")).startsWith("Maximum number of worker threads.");
+	}
+
+	@Test
+	void describesEveryDesignedProperty() throws IOException {
+		for (String name : DESIGNED_PROPERTIES) {
+			Map<String, Object> property = property("ariadne.server." + name);
+			assertThat((String) property.get("description")).as(name).isNotBlank().doesNotStartWith("The ");
+		}
+	}
+
+	@Test
+	void publishesLiteralDefaults() throws IOException {
+		assertThat(property("ariadne.server.port")).containsEntry("defaultValue", 8080);
+		assertThat(property("ariadne.server.io-model")).containsEntry("defaultValue", "blocking");
+		assertThat(property("ariadne.server.keep-alive.enabled")).containsEntry("defaultValue", true);
+		assertThat(property("ariadne.server.keep-alive.timeout")).containsEntry("defaultValue", "20s");
+		assertThat(property("ariadne.server.keep-alive.release-threshold")).containsEntry("defaultValue", 0.75);
+		assertThat(property("ariadne.server.request.max-line-length")).containsEntry("defaultValue", "8KB");
+		assertThat(property("ariadne.server.request.max-body-size")).containsEntry("defaultValue", "10MB");
+		assertThat(property("ariadne.server.shutdown.grace-period")).containsEntry("defaultValue", "30s");
+	}
+
+	@Test
+	void hintsEveryIoModelValueWithADescription() throws IOException {
+		List<Map<String, Object>> values = metadata()
+			.read("$.hints[?(@.name == 'ariadne.server.io-model')].values[*]");
+		assertThat(values).extracting((value) -> value.get("value"))
+			.containsExactly("blocking", "event-loop", "virtual-threads");
+		assertThat(values).allSatisfy((value) -> assertThat((String) value.get("description")).isNotBlank());
+	}
+
+	private static Map<String, Object> property(String name) throws IOException {
+		List<Map<String, Object>> matches = metadata().read("$.properties[?(@.name == '" + name + "')]");
+		assertThat(matches).as(name).hasSize(1);
+		return matches.get(0);
+	}
+
+	private static DocumentContext metadata() throws IOException {
+		// Every Spring Boot jar has a file of this name too: pick the one describing Ariadne.
+		Enumeration<URL> resources = ConfigurationMetadataTest.class.getClassLoader()
+			.getResources("META-INF/spring-configuration-metadata.json");
+		while (resources.hasMoreElements()) {
+			try (InputStream in = resources.nextElement().openStream()) {
+				DocumentContext metadata = JsonPath.parse(in);
+				List<String> groups = metadata.read("$.groups[*].name");
+				if (groups.contains("ariadne.server")) {
+					return metadata;
+				}
+			}
+		}
+		throw new AssertionError("No configuration metadata describes ariadne.server");
+	}
+
+}

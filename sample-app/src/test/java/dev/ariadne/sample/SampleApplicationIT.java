@@ -1,0 +1,105 @@
+package dev.ariadne.sample;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+import dev.ariadne.server.AriadneServer;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Starts {@link SampleApplication} as {@code java -jar} would, on a free port, and talks to it
+ * over a raw socket.
+ */
+class SampleApplicationIT {
+
+	@Test
+	void computeRouteAnswersTheThirtiethFibonacciNumber() throws IOException {
+		try (ConfigurableApplicationContext context = run()) {
+			String response = get(context, "/api/compute");
+			assertThat(response).startsWith("HTTP/1.1 200 ");
+			assertThat(body(response)).isEqualTo("832040");
+		}
+	}
+
+	@Test
+	void userRouteAnswersJson() throws IOException {
+		try (ConfigurableApplicationContext context = run()) {
+			String response = get(context, "/api/user");
+			assertThat(response).startsWith("HTTP/1.1 200 ");
+			assertThat(head(response).toLowerCase()).contains("\r\ncontent-type: application/json");
+			assertThat(body(response)).isEqualTo("{\"id\":1,\"name\":\"Ada Lovelace\",\"email\":\"ada@example.com\"}");
+		}
+	}
+
+	@Test
+	void rootRouteGreets() throws IOException {
+		try (ConfigurableApplicationContext context = run()) {
+			assertThat(body(get(context, "/"))).isEqualTo("Hello from Ariadne!");
+		}
+	}
+
+	@Test
+	void starvedProfileRunsFourBlockingWorkersWithoutKeepAliveRelease() throws IOException {
+		try (ConfigurableApplicationContext context = run("starved")) {
+			ServerConfig config = context.getBean(AriadneServer.class).config();
+			assertThat(config.ioModel()).isEqualTo(IoModel.BLOCKING);
+			assertThat(config.maxThreads()).isEqualTo(4);
+			assertThat(config.keepAliveReleaseThreshold()).isEqualTo(1.0);
+			assertThat(body(get(context, "/api/compute"))).isEqualTo("832040");
+		}
+	}
+
+	@Test
+	void tunedProfileRunsTwoHundredFiftyBlockingWorkers() {
+		try (ConfigurableApplicationContext context = run("tuned")) {
+			ServerConfig config = context.getBean(AriadneServer.class).config();
+			assertThat(config.ioModel()).isEqualTo(IoModel.BLOCKING);
+			assertThat(config.maxThreads()).isEqualTo(250);
+		}
+	}
+
+	private static ConfigurableApplicationContext run(String... profiles) {
+		return new SpringApplicationBuilder(SampleApplication.class).profiles(profiles)
+			.run("--ariadne.server.port=0");
+	}
+
+	private static String get(ConfigurableApplicationContext context, String path) throws IOException {
+		int port = context.getEnvironment().getRequiredProperty("local.ariadne.port", Integer.class);
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+			socket.setSoTimeout(10_000);
+			OutputStream out = socket.getOutputStream();
+			out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			return readAll(socket.getInputStream());
+		}
+	}
+
+	private static String readAll(InputStream in) throws IOException {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		in.transferTo(bytes);
+		return bytes.toString(StandardCharsets.UTF_8);
+	}
+
+	private static String head(String response) {
+		return response.substring(0, response.indexOf("\r\n\r\n"));
+	}
+
+	private static String body(String response) {
+		return response.substring(response.indexOf("\r\n\r\n") + 4);
+	}
+
+}
