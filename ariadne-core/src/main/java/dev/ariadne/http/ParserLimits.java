@@ -37,13 +37,14 @@ public record ParserLimits(int maxLineLength, int maxHeaderSize, int maxHeaderCo
 		requirePositive("request.max-header-size", maxHeaderSize);
 		requirePositive("request.max-header-count", maxHeaderCount);
 		if (maxBodySize < 0) {
-			throw new IllegalArgumentException("request.max-body-size must be zero or more, was " + maxBodySize);
+			throw new IllegalArgumentException(
+					"ariadne.server.request.max-body-size must be 0 or more, but was " + maxBodySize);
 		}
 	}
 
 	private static void requirePositive(String name, long value) {
 		if (value <= 0) {
-			throw new IllegalArgumentException(name + " must be positive, was " + value);
+			throw new IllegalArgumentException("ariadne.server." + name + " must be greater than 0, but was " + value);
 		}
 	}
 

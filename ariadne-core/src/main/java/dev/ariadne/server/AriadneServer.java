@@ -32,7 +32,7 @@ import dev.ariadne.server.stats.ServerStats;
  * {@link #start()}, {@link #shutdownGracefully()} and {@link #stop()} may be called from any
  * thread; each takes effect once.
  */
-public final class AriadneServer {
+public final class AriadneServer implements AutoCloseable {
 
 	private static final String VERSION = readVersion();
 
@@ -46,7 +46,7 @@ public final class AriadneServer {
 
 	private enum State {
 
-		NEW, RUNNING, STOPPED
+		NEW, RUNNING, DRAINING, STOPPED
 
 	}
 
@@ -132,27 +132,45 @@ public final class AriadneServer {
 	public boolean shutdownGracefully(Duration gracePeriod) {
 		synchronized (this.lifecycle) {
 			if (this.state != State.RUNNING) {
-				this.state = State.STOPPED;
-				return true;
+				return this.state != State.DRAINING;
 			}
-			this.state = State.STOPPED;
+			this.state = State.DRAINING;
 		}
-		return this.transport.shutdown(gracePeriod);
+		try {
+			return this.transport.shutdown(gracePeriod);
+		}
+		finally {
+			synchronized (this.lifecycle) {
+				this.state = State.STOPPED;
+			}
+		}
 	}
 
 	/**
 	 * Stops now: closes the listening socket and every connection, requests in flight
-	 * included.
+	 * included. During a graceful shutdown, cuts it short.
 	 */
 	public void stop() {
 		synchronized (this.lifecycle) {
-			boolean wasRunning = this.state == State.RUNNING;
+			State previous = this.state;
+			if (previous == State.DRAINING) {
+				this.context.forceClose();
+				return;
+			}
 			this.state = State.STOPPED;
-			if (!wasRunning) {
+			if (previous != State.RUNNING) {
 				return;
 			}
 		}
 		this.transport.shutdown(Duration.ZERO);
+	}
+
+	/**
+	 * Same as {@link #stop()}.
+	 */
+	@Override
+	public void close() {
+		stop();
 	}
 
 	/**

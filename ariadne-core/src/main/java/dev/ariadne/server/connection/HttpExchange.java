@@ -112,8 +112,8 @@ public final class HttpExchange {
 			keep = drain(body);
 		}
 		if (this.context.hasListeners()) {
-			this.context.publish(new RequestEvent(head.method().name(), route, complete ? response.status() : 0,
-					System.nanoTime() - startNanos, queueWaitNanos, pool));
+			this.context.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
+					complete ? response.status() : 0, System.nanoTime() - startNanos, queueWaitNanos, pool));
 		}
 		return keep;
 	}
@@ -196,6 +196,10 @@ public final class HttpExchange {
 			// the client holds the body back; it cannot be skipped reliably
 			return false;
 		}
+		if (!this.body.finished() && this.head.contentLength() > MAX_DRAIN) {
+			// too long to drain after the response: say so now, since the connection will close
+			return false;
+		}
 		return !this.releaseConnection.getAsBoolean();
 	}
 
@@ -228,7 +232,8 @@ public final class HttpExchange {
 		}
 		if (this.context.hasListeners()) {
 			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
-			this.context.publish(new RequestEvent(method, route, status.code(), 0, 0, Route.DEFAULT_POOL));
+			this.context.publish(
+					new RequestEvent(this.context.config().name(), method, route, status.code(), 0, 0, Route.DEFAULT_POOL));
 		}
 	}
 

@@ -55,6 +55,8 @@ public final class ServerContext {
 
 	private volatile boolean shuttingDown;
 
+	private volatile boolean forced;
+
 	private volatile List<PoolStats> pools = List.of();
 
 	private volatile AcceptQueueProbe acceptQueue;
@@ -200,6 +202,14 @@ public final class ServerContext {
 	}
 
 	/**
+	 * Cuts a graceful shutdown short: {@link #drainConnections} aborts what is left now.
+	 */
+	public void forceClose() {
+		this.shuttingDown = true;
+		this.forced = true;
+	}
+
+	/**
 	 * Closes idle connections until none is left or the grace period ends, then aborts the
 	 * rest. Connections that finish their exchange close themselves, since a shutdown makes
 	 * every response carry {@code Connection: close}.
@@ -217,7 +227,7 @@ public final class ServerContext {
 			if (this.connections.isEmpty()) {
 				return true;
 			}
-			if (System.nanoTime() - deadline >= 0) {
+			if (this.forced || System.nanoTime() - deadline >= 0) {
 				break;
 			}
 			Thread.sleep(10);

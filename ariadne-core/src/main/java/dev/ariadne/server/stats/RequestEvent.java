@@ -3,6 +3,8 @@ package dev.ariadne.server.stats;
 /**
  * One finished exchange, reported to {@link RequestListener}s.
  *
+ * @param listener the name of the listener that served the exchange ({@code app} or
+ * {@code management})
  * @param method the request method, or {@code UNKNOWN} when the request line could not be read
  * @param route the matched route template ({@code /api/user/{id}}), never the raw path; one of
  * the fixed values {@link #NOT_FOUND}, {@link #METHOD_NOT_ALLOWED}, {@link #INVALID} or
@@ -13,7 +15,7 @@ package dev.ariadne.server.stats;
  * worker
  * @param pool the pool that ran the handler, {@code default} unless the route has its own
  */
-public record RequestEvent(String method, String route, int status, long durationNanos, long queueWaitNanos,
+public record RequestEvent(String listener, String method, String route, int status, long durationNanos, long queueWaitNanos,
 		String pool) {
 
 	/** Route value of requests no route matched. */
