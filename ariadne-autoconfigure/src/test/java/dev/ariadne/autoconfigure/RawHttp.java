@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * A raw-socket HTTP/1.1 client for tests: exact bytes out, one response back, framed by its
  * {@code Content-Length} or, without one, by the server closing the connection.
  */
-final class RawHttp {
+public final class RawHttp {
 
 	private RawHttp() {
 	}
@@ -24,7 +24,7 @@ final class RawHttp {
 	 * @return the response
 	 * @throws IOException if the exchange fails
 	 */
-	static Response get(int port, String path) throws IOException {
+	public static Response get(int port, String path) throws IOException {
 		return exchange(port, "GET " + path + " HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
 	}
 
@@ -35,7 +35,7 @@ final class RawHttp {
 	 * @return the response
 	 * @throws IOException if the exchange fails
 	 */
-	static Response exchange(int port, String request) throws IOException {
+	public static Response exchange(int port, String request) throws IOException {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
 			socket.setSoTimeout(10_000);
@@ -71,14 +71,14 @@ final class RawHttp {
 	 * @param head the status line and header fields, without the final empty line
 	 * @param body the body, decoded as UTF-8
 	 */
-	record Response(String head, String body) {
+	public record Response(String head, String body) {
 
-		String statusLine() {
+		public String statusLine() {
 			int end = this.head.indexOf("\r\n");
 			return (end >= 0) ? this.head.substring(0, end) : this.head;
 		}
 
-		String header(String name) {
+		public String header(String name) {
 			for (String line : this.head.split("\r\n")) {
 				int colon = line.indexOf(':');
 				if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {

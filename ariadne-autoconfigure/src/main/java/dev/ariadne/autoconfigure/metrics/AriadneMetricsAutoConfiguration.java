@@ -1,0 +1,42 @@
+package dev.ariadne.autoconfigure.metrics;
+
+import java.util.List;
+
+import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
+import dev.ariadne.server.AriadneServer;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
+ * for Ariadne's Micrometer meters: the application listener's pool, connection and
+ * accept-queue meters, and request and queue-wait timers for every listener. Active only when
+ * Micrometer is on the class path and a {@link MeterRegistry} exists.
+ */
+@AutoConfiguration(after = AriadneAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass({ MeterRegistry.class, AriadneServer.class })
+@ConditionalOnBean(MeterRegistry.class)
+public final class AriadneMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	AriadneRequestMetrics ariadneRequestMetrics(MeterRegistry registry) {
+		return new AriadneRequestMetrics(registry);
+	}
+
+	@Bean
+	@ConditionalOnSingleCandidate(AriadneServer.class)
+	@ConditionalOnMissingBean(name = "ariadneServerMetrics")
+	AriadneServerMetrics ariadneServerMetrics(AriadneServer ariadneServer) {
+		return new AriadneServerMetrics(ariadneServer.stats(), AriadneServer.version(), List.of());
+	}
+
+}

@@ -1,0 +1,179 @@
+package dev.ariadne.autoconfigure.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.ToDoubleFunction;
+
+import dev.ariadne.server.stats.PoolStats;
+import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.stats.ServerStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Binds one Ariadne listener's {@link ServerStats} to a {@link MeterRegistry}: the pool,
+ * connection and accept-queue meters of {@code DESIGN.md}. Every gauge reads the live figure
+ * when the registry is scraped; nothing is sampled on the request path. Count meters carry no
+ * base unit, so their Prometheus names stay exactly as documented ({@code ariadne_pool_threads_busy},
+ * not {@code ..._threads}).
+ *
+ * <p>Every meter is tagged {@code listener}; pool meters also {@code pool}. Accept-queue depth
+ * and capacity read the kernel's tables and report NaN where those cannot be read; the overflow
+ * counter is registered only where it can be read. {@link #close()} removes every meter this
+ * binder registered.
+ */
+public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
+
+	static final String POOL_THREADS_BUSY = "ariadne.pool.threads.busy";
+
+	static final String POOL_THREADS_MAX = "ariadne.pool.threads.max";
+
+	static final String POOL_SATURATION = "ariadne.pool.saturation";
+
+	static final String POOL_QUEUE_SIZE = "ariadne.pool.queue.size";
+
+	static final String POOL_QUEUE_CAPACITY = "ariadne.pool.queue.capacity";
+
+	static final String ACCEPT_QUEUE_DEPTH = "ariadne.accept.queue.depth";
+
+	static final String ACCEPT_QUEUE_CAPACITY = "ariadne.accept.queue.capacity";
+
+	static final String ACCEPT_QUEUE_OVERFLOWS = "ariadne.accept.queue.overflows";
+
+	static final String CONNECTIONS_ACTIVE = "ariadne.connections.active";
+
+	static final String CONNECTIONS_IDLE = "ariadne.connections.idle";
+
+	static final String CONNECTIONS_MAX = "ariadne.connections.max";
+
+	static final String CONNECTIONS_ACCEPTED = "ariadne.connections.accepted";
+
+	static final String CONNECTIONS_REJECTED = "ariadne.connections.rejected";
+
+	static final String SERVER_INFO = "ariadne.server.info";
+
+	private final ServerStats stats;
+
+	private final String version;
+
+	private final Tags tags;
+
+	private final List<Meter.Id> registered = new ArrayList<>();
+
+	private MeterRegistry registry;
+
+	/**
+	 * Creates a binder for one listener.
+	 * @param stats the listener's statistics
+	 * @param version the Ariadne version, for {@code ariadne.server.info}
+	 * @param extraTags tags added to every meter, after {@code listener}
+	 */
+	public AriadneServerMetrics(ServerStats stats, String version, Iterable<Tag> extraTags) {
+		this.stats = stats;
+		this.version = version;
+		this.tags = Tags.of("listener", stats.listener()).and(extraTags);
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.registry = registry;
+		for (PoolStats pool : this.stats.pools()) {
+			bindPool(registry, pool.name());
+		}
+		gauge(registry, CONNECTIONS_ACTIVE, "Open connections inside a request (read, handled or written)",
+				(stats) -> stats.openConnections() - stats.idleConnections(), this.tags);
+		gauge(registry, CONNECTIONS_IDLE, "Open connections between two requests (kept alive)",
+				ServerStats::idleConnections, this.tags);
+		gauge(registry, CONNECTIONS_MAX, "Connection limit; at it the server stops accepting (max-connections)",
+				ServerStats::maxConnections, this.tags);
+		register(FunctionCounter.builder(CONNECTIONS_ACCEPTED, this.stats, ServerStats::acceptedConnections)
+			.description("Connections accepted")
+			.tags(this.tags)
+			.register(registry));
+		for (RejectReason reason : RejectReason.values()) {
+			register(FunctionCounter.builder(CONNECTIONS_REJECTED, this.stats, (stats) -> stats.rejected(reason))
+				.description("Connections or requests refused, by reason")
+				.tags(this.tags.and("reason", reason.tag()))
+				.register(registry));
+		}
+		gauge(registry, ACCEPT_QUEUE_DEPTH,
+				"Connections waiting in the kernel's accept queue of the listening socket (Linux; NaN elsewhere)",
+				(stats) -> valueOrNaN(stats.acceptQueueDepth()), this.tags);
+		gauge(registry, ACCEPT_QUEUE_CAPACITY,
+				"Effective accept-queue length: the smaller of accept-backlog and the kernel's somaxconn",
+				(stats) -> valueOrNaN(stats.acceptQueueCapacity()), this.tags);
+		if (this.stats.acceptQueueOverflows().isPresent()) {
+			register(FunctionCounter
+				.builder(ACCEPT_QUEUE_OVERFLOWS, this.stats, (stats) -> valueOrNaN(stats.acceptQueueOverflows()))
+				.description("Connections the kernel dropped on a full accept queue, whole network namespace")
+				.tags(this.tags)
+				.register(registry));
+		}
+		register(Gauge.builder(SERVER_INFO, () -> 1)
+			.description("Ariadne listener information: I/O model and version")
+			.tags(this.tags.and("io_model", this.stats.ioModel()).and("version", this.version))
+			.strongReference(true)
+			.register(registry));
+	}
+
+	private void bindPool(MeterRegistry registry, String name) {
+		Tags tags = this.tags.and("pool", name);
+		gauge(registry, POOL_THREADS_BUSY, "Workers busy: blocking = owning a connection, event-loop = running a "
+				+ "handler, virtual-threads = requests in flight", (stats) -> pool(stats, name).busyWorkers(), tags);
+		gauge(registry, POOL_THREADS_MAX, "Most workers of the pool (threads.max)",
+				(stats) -> pool(stats, name).maxWorkers(), tags);
+		gauge(registry, POOL_SATURATION, "Busy workers over the maximum, 0 to 1", (stats) -> {
+			PoolStats pool = pool(stats, name);
+			return (pool.maxWorkers() > 0) ? (double) pool.busyWorkers() / pool.maxWorkers() : 0;
+		}, tags);
+		gauge(registry, POOL_QUEUE_SIZE, "Waiting for a worker: blocking = accepted connections, "
+				+ "event-loop = parsed requests, virtual-threads = requests waiting for a permit",
+				(stats) -> pool(stats, name).queued(), tags);
+		gauge(registry, POOL_QUEUE_CAPACITY, "Most items that may wait for a worker; beyond it requests get 503",
+				(stats) -> pool(stats, name).queueCapacity(), tags);
+	}
+
+	/** Finds a pool by name when read, so meters bound before start follow the live pool. */
+	private static PoolStats pool(ServerStats stats, String name) {
+		for (PoolStats pool : stats.pools()) {
+			if (pool.name().equals(name)) {
+				return pool;
+			}
+		}
+		return stats.pool();
+	}
+
+	private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<ServerStats> value,
+			Tags tags) {
+		register(Gauge.builder(name, this.stats, value).description(description).tags(tags).register(registry));
+	}
+
+	private void register(Meter meter) {
+		this.registered.add(meter.getId());
+	}
+
+	private static double valueOrNaN(OptionalLong value) {
+		return value.isPresent() ? value.getAsLong() : Double.NaN;
+	}
+
+	/**
+	 * Removes every meter this binder registered.
+	 */
+	@Override
+	public void close() {
+		MeterRegistry registry = this.registry;
+		if (registry != null) {
+			for (Meter.Id id : this.registered) {
+				registry.remove(id);
+			}
+			this.registered.clear();
+		}
+	}
+
+}

@@ -1,0 +1,59 @@
+package dev.ariadne.autoconfigure.metrics;
+
+import java.net.InetAddress;
+import java.util.List;
+
+import dev.ariadne.autoconfigure.RawHttp;
+import dev.ariadne.server.AriadneServer;
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.routing.Route;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Pins the exported Prometheus names of DESIGN.md's metric table: a scrape of a real server's
+ * meters contains exactly these families.
+ */
+class PrometheusExpositionTest {
+
+	@Test
+	void exportsTheDocumentedPrometheusNames() throws Exception {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		AriadneRequestMetrics requests = new AriadneRequestMetrics(registry);
+		ServerConfig config = ServerConfig.builder().port(0).address(InetAddress.getLoopbackAddress()).build();
+		try (AriadneServer server = AriadneServer.builder(config)
+			.route(Route.get("/api/user/{id}", (request, response) -> response.send("user")))
+			.requestListener(requests)
+			.build()) {
+			server.start();
+			new AriadneServerMetrics(server.stats(), AriadneServer.version(), List.of()).bindTo(registry);
+			assertThat(RawHttp.get(server.port(), "/api/user/42").statusLine()).isEqualTo("HTTP/1.1 200 OK");
+			String scrape = registry.scrape();
+			for (String gauge : List.of("ariadne_pool_threads_busy", "ariadne_pool_threads_max",
+					"ariadne_pool_saturation", "ariadne_pool_queue_size", "ariadne_pool_queue_capacity",
+					"ariadne_accept_queue_depth", "ariadne_accept_queue_capacity", "ariadne_connections_active",
+					"ariadne_connections_idle", "ariadne_connections_max", "ariadne_server_info")) {
+				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
+			}
+			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected")) {
+				assertThat(scrape).as(counter).contains("# TYPE " + counter + "_total counter\n");
+			}
+			assertThat(scrape).contains("# TYPE ariadne_requests_seconds histogram\n")
+				.contains("# TYPE ariadne_pool_queue_wait_seconds histogram\n")
+				.contains("ariadne_requests_seconds_bucket{listener=\"app\",method=\"GET\",outcome=\"SUCCESS\","
+						+ "route=\"/api/user/{id}\",status=\"200\",le=\"0.001\"}")
+				.contains("ariadne_pool_queue_wait_seconds_count{listener=\"app\",pool=\"default\"} 1")
+				.contains("ariadne_pool_threads_busy{listener=\"app\",pool=\"default\"}")
+				.contains("ariadne_server_info{io_model=\"blocking\",listener=\"app\"");
+			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
+				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n");
+			}
+			assertThat(scrape).doesNotContain("ariadne_pool_threads_busy_threads")
+				.doesNotContain("ariadne_connections_active_connections");
+		}
+	}
+
+}
