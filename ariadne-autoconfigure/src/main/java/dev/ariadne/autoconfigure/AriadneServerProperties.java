@@ -35,7 +35,7 @@ public class AriadneServerProperties {
 	 * complete requests to workers (event-loop), or a virtual thread per connection
 	 * (virtual-threads, Java 21 or later).
 	 */
-	private IoModel ioModel = IoModel.BLOCKING;
+	private IoModel ioModel = IoModel.EVENT_LOOP;
 
 	/**
 	 * Number of selector threads of the event-loop model. Half the available processors, from 1
@@ -62,6 +62,8 @@ public class AriadneServerProperties {
 	private final Request request = new Request();
 
 	private final Shutdown shutdown = new Shutdown();
+
+	private final Health health = new Health();
 
 	/**
 	 * Returns the port the server listens on.
@@ -190,6 +192,14 @@ public class AriadneServerProperties {
 	 */
 	public Shutdown getShutdown() {
 		return this.shutdown;
+	}
+
+	/**
+	 * Returns the health settings.
+	 * @return the health settings
+	 */
+	public Health getHealth() {
+		return this.health;
 	}
 
 	/**
@@ -498,6 +508,37 @@ public class AriadneServerProperties {
 		 */
 		public void setGracePeriod(Duration gracePeriod) {
 			this.gracePeriod = gracePeriod;
+		}
+
+	}
+
+	/**
+	 * Health settings, used when Spring Boot's health support is present.
+	 */
+	public static class Health {
+
+		/**
+		 * Whether the readiness group reports OUT_OF_SERVICE while every worker of the
+		 * application's pool is busy and connections or requests are waiting for one, so that
+		 * load balancers stop sending traffic until the pool catches up. Readiness recovers by
+		 * itself once nothing waits. Liveness and the main health group are not affected.
+		 */
+		private boolean saturationReadiness;
+
+		/**
+		 * Returns whether readiness reports the pool's saturation.
+		 * @return whether saturation makes the application not ready
+		 */
+		public boolean isSaturationReadiness() {
+			return this.saturationReadiness;
+		}
+
+		/**
+		 * Sets whether readiness reports the pool's saturation.
+		 * @param saturationReadiness whether saturation makes the application not ready
+		 */
+		public void setSaturationReadiness(boolean saturationReadiness) {
+			this.saturationReadiness = saturationReadiness;
 		}
 
 	}

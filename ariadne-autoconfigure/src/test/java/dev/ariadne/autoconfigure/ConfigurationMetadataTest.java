@@ -43,7 +43,7 @@ class ConfigurationMetadataTest {
 	@Test
 	void publishesLiteralDefaults() throws IOException {
 		assertThat(property("ariadne.server.port")).containsEntry("defaultValue", 8080);
-		assertThat(property("ariadne.server.io-model")).containsEntry("defaultValue", "blocking");
+		assertThat(property("ariadne.server.io-model")).containsEntry("defaultValue", "event-loop");
 		assertThat(property("ariadne.server.keep-alive.enabled")).containsEntry("defaultValue", true);
 		assertThat(property("ariadne.server.keep-alive.timeout")).containsEntry("defaultValue", "20s");
 		assertThat(property("ariadne.server.keep-alive.release-threshold")).containsEntry("defaultValue", 0.75);

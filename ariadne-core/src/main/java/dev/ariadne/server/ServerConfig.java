@@ -178,7 +178,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 
 		private int port = DEFAULT_PORT;
 
-		private IoModel ioModel = IoModel.BLOCKING;
+		private IoModel ioModel = IoModel.EVENT_LOOP;
 
 		private int maxThreads = DEFAULT_MAX_THREADS;
 
@@ -240,7 +240,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		}
 
 		/**
-		 * Sets the I/O model (default {@code blocking}).
+		 * Sets the I/O model (default {@code event-loop}: an idle connection costs no thread).
 		 * @param ioModel the model
 		 * @return this builder
 		 */

@@ -47,7 +47,7 @@ class PrometheusExpositionTest {
 						+ "route=\"/api/user/{id}\",status=\"200\",le=\"0.001\"}")
 				.contains("ariadne_pool_queue_wait_seconds_count{listener=\"app\",pool=\"default\"} 1")
 				.contains("ariadne_pool_threads_busy{listener=\"app\",pool=\"default\"}")
-				.contains("ariadne_server_info{io_model=\"blocking\",listener=\"app\"");
+				.contains("ariadne_server_info{io_model=\"event-loop\",listener=\"app\"");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n");
 			}
