@@ -150,7 +150,8 @@ public final class RequestHead {
 
 	/**
 	 * Returns whether the client sent {@code Expect: 100-continue} and waits for a
-	 * {@code 100 Continue} before sending the body.
+	 * {@code 100 Continue} before sending the body. Always {@code false} for HTTP/1.0, where the
+	 * expectation is ignored (RFC 9110 §10.1.1).
 	 * @return whether an interim response is expected
 	 */
 	public boolean expectContinue() {

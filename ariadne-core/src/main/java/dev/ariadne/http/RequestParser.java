@@ -62,7 +62,8 @@ public final class RequestParser {
 	/** Longest chunk-size line (size and extensions) accepted, in bytes. */
 	static final int MAX_CHUNK_LINE_LENGTH = 4096;
 
-	private static final int MAX_LEADING_EMPTY_LINES = 8;
+	/** Most empty lines skipped before a request line. */
+	static final int MAX_LEADING_EMPTY_LINES = 8;
 
 	private static final byte[] HTTP_SLASH = "HTTP/".getBytes(StandardCharsets.US_ASCII);
 
@@ -317,6 +318,11 @@ public final class RequestParser {
 			}
 			return;
 		}
+		if (end - this.lineStart > this.limits.maxLineLength()) {
+			// the check while reading allows one byte for a CR; a bare LF line gets no such slack
+			throw new HttpParseException(Status.URI_TOO_LONG_414,
+					"Request line longer than " + this.limits.maxLineLength() + " bytes");
+		}
 		int i = this.lineStart;
 		while (i < end && Ascii.isToken(b[i])) {
 			i++;
@@ -347,13 +353,11 @@ public final class RequestParser {
 				|| b[start + 6] != '.' || !isDigit(b[start + 7])) {
 			throw bad("Malformed request line: the version must be HTTP/<digit>.<digit>");
 		}
-		if (b[start + 5] == '1' && b[start + 7] == '1') {
-			return Version.HTTP_1_1;
+		if (b[start + 5] != '1') {
+			throw new HttpParseException(Status.VERSION_NOT_SUPPORTED_505, "Only HTTP/1.0 and HTTP/1.1 are supported");
 		}
-		if (b[start + 5] == '1' && b[start + 7] == '0') {
-			return Version.HTTP_1_0;
-		}
-		throw new HttpParseException(Status.VERSION_NOT_SUPPORTED_505, "Only HTTP/1.0 and HTTP/1.1 are supported");
+		// a higher 1.x minor version is processed as 1.1 (RFC 9110 §6.2)
+		return (b[start + 7] == '0') ? Version.HTTP_1_0 : Version.HTTP_1_1;
 	}
 
 	private static RequestHead target(Method method, String target, byte[] b, int start, int end, Version version,
@@ -388,6 +392,9 @@ public final class RequestParser {
 		}
 		if (pathStart == authorityStart) {
 			throw bad("Absolute-form target without a host");
+		}
+		if (target.lastIndexOf('@', pathStart - 1) >= authorityStart) {
+			throw bad("Absolute-form target with userinfo (RFC 9110 §4.2.4)");
 		}
 		String rest = target.substring(pathStart);
 		String pathAndQuery = rest.isEmpty() ? "/" : (rest.charAt(0) == '?') ? "/" + rest : rest;
@@ -587,7 +594,8 @@ public final class RequestParser {
 
 	private static void expectation(RequestHead head, String value) throws HttpParseException {
 		if (value.equalsIgnoreCase("100-continue")) {
-			head.expectContinue = true;
+			// RFC 9110 §10.1.1: ignored in HTTP/1.0, which cannot receive a 1xx response
+			head.expectContinue = head.version() == Version.HTTP_1_1;
 		}
 		else {
 			throw new HttpParseException(Status.EXPECTATION_FAILED_417, "Only the 100-continue expectation is supported");

@@ -127,6 +127,13 @@ public final class HttpExchange {
 			};
 			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
 		}
+		if (this.head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
+			Handler tunnel = (req, res) -> {
+				res.status(501);
+				res.send("CONNECT is not supported");
+			};
+			return new RouteMatch(RequestEvent.INVALID, tunnel, Collections.emptyMap(), Route.DEFAULT_POOL, false);
+		}
 		try {
 			return this.context.router().match(this.head.method(), request.rawPath());
 		}

@@ -57,6 +57,9 @@ final class RouteTemplate {
 				literals[i] = segment;
 			}
 		}
+		if (catchAll != null && names.contains(catchAll)) {
+			throw new IllegalArgumentException("Route template repeats variable '" + catchAll + "': '" + template + "'");
+		}
 		return new RouteTemplate(template, literals, variables, catchAll);
 	}
 
@@ -90,7 +93,8 @@ final class RouteTemplate {
 	}
 
 	/**
-	 * Matches decoded path segments, putting variables into {@code into} when it matches.
+	 * Matches decoded path segments, putting variables into {@code into} when it matches. A
+	 * variable never matches an empty segment.
 	 */
 	boolean matches(List<String> segments, Map<String, String> into) {
 		int count = this.literals.length;
@@ -98,7 +102,9 @@ final class RouteTemplate {
 			return false;
 		}
 		for (int i = 0; i < count; i++) {
-			if (this.literals[i] != null && !this.literals[i].equals(segments.get(i))) {
+			String segment = segments.get(i);
+			boolean matched = (this.literals[i] != null) ? this.literals[i].equals(segment) : !segment.isEmpty();
+			if (!matched) {
 				return false;
 			}
 		}

@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Method;
@@ -65,8 +64,14 @@ public final class Router {
 		};
 		this.notFound = new RouteMatch(RequestEvent.NOT_FOUND, chain(middlewares, notFoundHandler),
 				Collections.emptyMap(), Route.DEFAULT_POOL, false);
-		this.allMethods = routes.stream().map((route) -> route.method().name()).distinct()
-				.collect(Collectors.joining(", "));
+		Set<String> methods = new LinkedHashSet<>();
+		for (Route route : routes) {
+			methods.add(route.method().name());
+			if (route.method() == Method.GET) {
+				methods.add(Method.HEAD.name());
+			}
+		}
+		this.allMethods = String.join(", ", methods);
 	}
 
 	/**
@@ -92,7 +97,8 @@ public final class Router {
 			for (int i = 0; i < segments.size(); i++) {
 				segments.set(i, PathSegments.decode(segments.get(i), false));
 			}
-			entry = this.literals.get(decodedPath(rawPath, segments));
+			String literal = decodedPath(rawPath, segments);
+			entry = (literal != null) ? this.literals.get(literal) : null;
 			if (entry == null) {
 				variables = new HashMap<>(4);
 				for (PathEntry candidate : this.templates) {
@@ -109,9 +115,16 @@ public final class Router {
 		return entry.select(method, variables);
 	}
 
+	/** Returns the key of a literal template the segments could match, or {@code null} if none can. */
 	private static String decodedPath(String rawPath, List<String> segments) {
 		if (rawPath.indexOf('%') < 0) {
 			return rawPath;
+		}
+		for (String segment : segments) {
+			if (segment.indexOf('/') >= 0) {
+				// an encoded slash is data inside one segment; joining would split it in two
+				return null;
+			}
 		}
 		return "/" + String.join("/", segments);
 	}
