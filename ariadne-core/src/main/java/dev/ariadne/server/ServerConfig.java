@@ -2,6 +2,9 @@ package dev.ariadne.server;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 import dev.ariadne.http.ParserLimits;
@@ -32,11 +35,14 @@ import dev.ariadne.http.ParserLimits;
  * between two reads of a body
  * @param limits request size limits
  * @param shutdownGracePeriod how long a graceful shutdown lets requests in flight finish
+ * @param pools route pools by name, for bulkheading routes (a route names its pool); the
+ * server's own pool, {@code default}, is not among them
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
 		boolean keepAliveEnabled, Duration keepAliveTimeout, int keepAliveMaxRequests,
-		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, Duration shutdownGracePeriod) {
+		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, Duration shutdownGracePeriod,
+		Map<String, PoolConfig> pools) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -96,6 +102,31 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		if (shutdownGracePeriod.isNegative()) {
 			throw invalid("shutdown.grace-period", shutdownGracePeriod, "zero or more");
 		}
+		pools = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(pools, "pools")));
+		for (Map.Entry<String, PoolConfig> pool : pools.entrySet()) {
+			String poolName = pool.getKey();
+			if (poolName == null || poolName.isBlank() || poolName.equals("default")) {
+				throw invalid("pools", poolName, "named, and not 'default' (the server's own pool)");
+			}
+			requirePositive("pools." + poolName + ".threads", pool.getValue().maxThreads());
+			requirePositive("pools." + poolName + ".queue-capacity", pool.getValue().queueCapacity());
+		}
+	}
+
+	/**
+	 * A route pool: a bounded set of workers of its own, so that the routes it runs cannot take
+	 * every worker of the server.
+	 *
+	 * @param maxThreads most handlers of its routes running at once
+	 * @param queueCapacity most requests of its routes waiting; beyond it they are answered 503
+	 * @param virtual whether its handlers run on virtual threads (Java 21 or later) instead of
+	 * platform threads
+	 */
+	public record PoolConfig(int maxThreads, int queueCapacity, boolean virtual) {
+
+		/** Default queue capacity of a route pool: 100. */
+		public static final int DEFAULT_QUEUE_CAPACITY = 100;
+
 	}
 
 	/**
@@ -137,6 +168,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.headerTimeout = this.headerTimeout;
 		builder.limits = this.limits;
 		builder.shutdownGracePeriod = this.shutdownGracePeriod;
+		builder.pools.putAll(this.pools);
 		return builder;
 	}
 
@@ -206,7 +238,20 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 
 		private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
 
+		private final Map<String, PoolConfig> pools = new LinkedHashMap<>();
+
 		private Builder() {
+		}
+
+		/**
+		 * Declares a route pool (none by default).
+		 * @param name the pool name, which routes refer to
+		 * @param pool its size
+		 * @return this builder
+		 */
+		public Builder pool(String name, PoolConfig pool) {
+			this.pools.put(name, Objects.requireNonNull(pool, "pool"));
+			return this;
 		}
 
 		/**
@@ -392,7 +437,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 			return new ServerConfig(this.name, this.address, this.port, this.ioModel, this.maxThreads,
 					min, capacity, this.selectors, this.acceptBacklog,
 					this.maxConnections, this.keepAliveEnabled, this.keepAliveTimeout, this.keepAliveMaxRequests,
-					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits, this.shutdownGracePeriod);
+					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits, this.shutdownGracePeriod,
+					this.pools);
 		}
 
 	}

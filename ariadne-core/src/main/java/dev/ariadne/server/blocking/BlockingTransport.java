@@ -3,7 +3,6 @@ package dev.ariadne.server.blocking;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ServerContext;
@@ -48,7 +47,7 @@ public final class BlockingTransport implements Transport {
 		String name = this.config.name();
 		this.pool = new WorkerPool("default", this.config.minThreads(), this.config.maxThreads(),
 				this.config.queueCapacity(), Threads.named("ariadne-" + name + "-worker", true));
-		this.context.pools(List.of(this.pool));
+		this.context.defaultPool(this.pool);
 		this.listener.start(Threads.named("ariadne-" + name + "-acceptor", false));
 	}
 
@@ -84,6 +83,7 @@ public final class BlockingTransport implements Transport {
 				this.context.rejected(RejectReason.SHUTTING_DOWN);
 			}
 			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
+			this.context.shutdownRoutePools();
 			if (!this.pool.awaitTermination(1000)) {
 				this.pool.shutdownNow();
 			}

@@ -7,6 +7,7 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
 
 import dev.ariadne.http.HeaderName;
@@ -17,6 +18,7 @@ import dev.ariadne.http.Status;
 import dev.ariadne.server.Handler;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
+import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
@@ -77,16 +79,28 @@ public final class HttpExchange {
 	}
 
 	/**
+	 * Runs one request on the calling thread, routing it first; a route of a route pool runs
+	 * its handler on that pool while this thread waits (the socket models' rule: the
+	 * connection's thread stays with its connection).
+	 * @see #run(RequestHead, RequestBody, long, long, RouteMatch)
+	 */
+	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos) {
+		return run(head, body, startNanos, queueWaitNanos, null);
+	}
+
+	/**
 	 * Runs one request and leaves its response in the connection's output (not necessarily
 	 * flushed).
 	 * @param head the parsed head
 	 * @param body the body, positioned at its start
 	 * @param startNanos when the head was read ({@link System#nanoTime()})
 	 * @param queueWaitNanos how long the request waited for a worker
+	 * @param routed the route already found with {@link #route(RequestHead)} by a transport that
+	 * dispatched the request to the route's pool itself, or {@code null} to route here
 	 * @return whether the connection may carry another request; when {@code false} the caller
 	 * flushes and closes it
 	 */
-	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos) {
+	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos, RouteMatch routed) {
 		this.requests++;
 		this.head = head;
 		this.body = body;
@@ -95,13 +109,19 @@ public final class HttpExchange {
 				this.context.config().limits().maxBodySize());
 		String route = RequestEvent.INVALID;
 		String pool = Route.DEFAULT_POOL;
+		long waited = queueWaitNanos;
 		boolean complete;
 		try {
-			RouteMatch match = route(request);
+			RouteMatch match = (routed != null) ? routed : route(head);
 			route = match.route();
 			pool = match.pool();
 			request.match(match);
-			match.handler().handle(request, response);
+			if (routed == null && !Route.DEFAULT_POOL.equals(pool)) {
+				waited += runInRoutePool(match, request, response);
+			}
+			else {
+				match.handler().handle(request, response);
+			}
 			complete = response.finish();
 		}
 		catch (Throwable failure) {
@@ -113,13 +133,35 @@ public final class HttpExchange {
 		}
 		if (this.context.hasListeners()) {
 			this.context.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
-					complete ? response.status() : 0, System.nanoTime() - startNanos, queueWaitNanos, pool));
+					complete ? response.status() : 0, System.nanoTime() - startNanos, waited, pool));
 		}
 		return keep;
 	}
 
-	private RouteMatch route(ServerRequest request) {
-		if (this.head.targetForm() == RequestHead.TargetForm.ASTERISK) {
+	/**
+	 * Runs the handler on its route pool and waits for it.
+	 * @return how long the handler waited for a worker of that pool
+	 */
+	private long runInRoutePool(RouteMatch match, ServerRequest request, ServerResponse response) throws Exception {
+		PoolCall call = new PoolCall(match.handler(), request, response);
+		if (!this.context.routePool(match.pool()).execute(call)) {
+			this.context.rejected(RejectReason.POOL_FULL);
+			response.status(503);
+			response.header(HeaderName.RETRY_AFTER, "1");
+			response.send("Pool '" + match.pool() + "' is full");
+			return 0;
+		}
+		return call.await();
+	}
+
+	/**
+	 * Finds what to run for a request: a route, or one of the fixed answers (404, 405,
+	 * {@code OPTIONS *}, 501 for {@code CONNECT}, 400 for a malformed path).
+	 * @param head the request's head
+	 * @return the match
+	 */
+	public RouteMatch route(RequestHead head) {
+		if (head.targetForm() == RequestHead.TargetForm.ASTERISK) {
 			String allow = this.context.router().allowedMethods();
 			Handler options = (req, res) -> {
 				res.status(204);
@@ -127,7 +169,7 @@ public final class HttpExchange {
 			};
 			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
 		}
-		if (this.head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
+		if (head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
 			Handler tunnel = (req, res) -> {
 				res.status(501);
 				res.send("CONNECT is not supported");
@@ -135,7 +177,7 @@ public final class HttpExchange {
 			return new RouteMatch(RequestEvent.INVALID, tunnel, Collections.emptyMap(), Route.DEFAULT_POOL, false);
 		}
 		try {
-			return this.context.router().match(this.head.method(), request.rawPath());
+			return this.context.router().match(head.method(), ServerRequest.rawPath(head));
 		}
 		catch (IllegalArgumentException ex) {
 			Handler bad = (req, res) -> {
@@ -144,6 +186,57 @@ public final class HttpExchange {
 			};
 			return new RouteMatch(RequestEvent.INVALID, bad, Collections.emptyMap(), Route.DEFAULT_POOL, false);
 		}
+	}
+
+	/** A handler run on a route pool while the connection's thread waits for it. */
+	private static final class PoolCall implements Runnable {
+
+		private final Handler handler;
+
+		private final ServerRequest request;
+
+		private final ServerResponse response;
+
+		private final CountDownLatch done = new CountDownLatch(1);
+
+		private final long submitted = System.nanoTime();
+
+		private long started;
+
+		private Throwable failure;
+
+		PoolCall(Handler handler, ServerRequest request, ServerResponse response) {
+			this.handler = handler;
+			this.request = request;
+			this.response = response;
+		}
+
+		@Override
+		public void run() {
+			this.started = System.nanoTime();
+			try {
+				this.handler.handle(this.request, this.response);
+			}
+			catch (Throwable ex) {
+				this.failure = ex;
+			}
+			finally {
+				this.done.countDown();
+			}
+		}
+
+		/** Waits for the handler; rethrows what it threw; returns its wait for a worker. */
+		long await() throws Exception {
+			this.done.await();
+			if (this.failure instanceof Exception exception) {
+				throw exception;
+			}
+			if (this.failure instanceof Error error) {
+				throw error;
+			}
+			return this.started - this.submitted;
+		}
+
 	}
 
 	private boolean fail(ServerRequest request, ServerResponse response, Throwable failure) {

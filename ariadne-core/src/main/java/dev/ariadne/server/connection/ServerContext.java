@@ -3,7 +3,9 @@ package dev.ariadne.server.connection;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +16,12 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.internal.DateClock;
+import dev.ariadne.server.internal.TaskPool;
+import dev.ariadne.server.internal.Threads;
+import dev.ariadne.server.internal.VirtualPool;
+import dev.ariadne.server.internal.VirtualThreads;
+import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.AcceptQueueProbe;
 import dev.ariadne.server.stats.PoolStats;
@@ -61,6 +69,8 @@ public final class ServerContext {
 
 	private volatile AcceptQueueProbe acceptQueue;
 
+	private final Map<String, TaskPool> routePools = new LinkedHashMap<>();
+
 	/**
 	 * Creates the shared state of a server.
 	 * @param config the configuration
@@ -74,6 +84,46 @@ public final class ServerContext {
 		this.permits = new Semaphore(config.maxConnections());
 		for (int i = 0; i < this.rejected.length; i++) {
 			this.rejected[i] = new LongAdder();
+		}
+		for (Route route : router.routes()) {
+			if (!Route.DEFAULT_POOL.equals(route.pool()) && !config.pools().containsKey(route.pool())) {
+				throw new IllegalArgumentException("Route " + route.method() + " " + route.template() + " runs in pool '"
+						+ route.pool() + "', which is not configured (ariadne.server.pools." + route.pool() + ".threads)");
+			}
+		}
+		config.pools().forEach((name, pool) -> this.routePools.put(name, createPool(config.name(), name, pool)));
+	}
+
+	private static TaskPool createPool(String listener, String name, ServerConfig.PoolConfig pool) {
+		String prefix = "ariadne-" + listener + "-pool-" + name;
+		if (pool.virtual()) {
+			return new VirtualPool(name, pool.maxThreads(), pool.queueCapacity(),
+					VirtualThreads.factory(prefix + "-", "ariadne.server.pools." + name + ".virtual"));
+		}
+		return new WorkerPool(name, 0, pool.maxThreads(), pool.queueCapacity(), Threads.named(prefix, true));
+	}
+
+	/**
+	 * Returns a route pool.
+	 * @param name the pool's name, as routes give it
+	 * @return the pool, or {@code null} for {@code default} or an unknown name
+	 */
+	public TaskPool routePool(String name) {
+		return this.routePools.get(name);
+	}
+
+	/**
+	 * Stops the route pools after the connections are gone, waiting briefly for their tasks.
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public void shutdownRoutePools() throws InterruptedException {
+		for (TaskPool pool : this.routePools.values()) {
+			pool.shutdownAndDrainQueue();
+		}
+		for (TaskPool pool : this.routePools.values()) {
+			if (!pool.awaitTermination(1000)) {
+				pool.shutdownNow();
+			}
 		}
 	}
 
@@ -110,12 +160,12 @@ public final class ServerContext {
 	}
 
 	/**
-	 * Sets the pools the statistics report, the default pool first. Called by the transport
-	 * once, at start.
-	 * @param pools the pools
+	 * Sets the server's own pool, named {@code default}, for the statistics. Called by the
+	 * transport once, at start.
+	 * @param pool the pool
 	 */
-	public void pools(List<PoolStats> pools) {
-		this.pools = List.copyOf(pools);
+	public void defaultPool(PoolStats pool) {
+		this.pools = List.of(pool);
 	}
 
 	/**
@@ -308,8 +358,10 @@ public final class ServerContext {
 
 		@Override
 		public List<PoolStats> pools() {
-			List<PoolStats> pools = ServerContext.this.pools;
-			return pools.isEmpty() ? List.of(NOT_STARTED) : pools;
+			List<PoolStats> all = new ArrayList<>(1 + ServerContext.this.routePools.size());
+			all.add(pool());
+			all.addAll(ServerContext.this.routePools.values());
+			return all;
 		}
 
 		@Override

@@ -50,15 +50,18 @@ final class ServerRequest implements Request {
 		this.body = body;
 		String pathAndQuery = head.pathAndQuery();
 		int question = pathAndQuery.indexOf('?');
-		this.rawPath = (question < 0) ? pathAndQuery : pathAndQuery.substring(0, question);
+		this.rawPath = rawPath(head);
 		this.query = (question < 0) ? null : pathAndQuery.substring(question + 1);
 		this.remote = remote;
 		this.local = local;
 		this.maxBodySize = maxBodySize;
 	}
 
-	String rawPath() {
-		return this.rawPath;
+	/** The path of a request's target, still percent-encoded, without the query. */
+	static String rawPath(RequestHead head) {
+		String pathAndQuery = head.pathAndQuery();
+		int question = pathAndQuery.indexOf('?');
+		return (question < 0) ? pathAndQuery : pathAndQuery.substring(0, question);
 	}
 
 	void match(RouteMatch match) {

@@ -23,7 +23,9 @@ import dev.ariadne.server.connection.HttpExchange;
 import dev.ariadne.server.connection.RequestBody;
 import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.TrackedConnection;
+import dev.ariadne.server.internal.TaskPool;
 import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RequestEvent;
 
@@ -256,16 +258,22 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		RequestBody body = (this.body != null) ? new BufferedBody(head, this.body, this.bodyLength) : RequestBody.EMPTY;
 		long start = this.headNanos;
 		long dispatched = System.nanoTime();
-		if (!this.pool.execute(() -> runExchange(head, body, start, dispatched))) {
-			this.context.rejected(RejectReason.QUEUE_FULL);
-			refuse(Status.SERVICE_UNAVAILABLE_503, "All workers are busy and the queue is full", 1,
+		// routing is cheap and decides the pool: a route pool's request never takes a default worker
+		RouteMatch match = this.exchange.route(head);
+		TaskPool routePool = this.context.routePool(match.pool());
+		TaskPool pool = (routePool != null) ? routePool : this.pool;
+		if (!pool.execute(() -> runExchange(head, body, start, dispatched, match))) {
+			boolean named = routePool != null;
+			this.context.rejected(named ? RejectReason.POOL_FULL : RejectReason.QUEUE_FULL);
+			refuse(Status.SERVICE_UNAVAILABLE_503,
+					named ? "Pool '" + match.pool() + "' is full" : "All workers are busy and the queue is full", 1,
 					RequestEvent.REJECTED);
 		}
 	}
 
-	/** Runs on a worker. */
-	private void runExchange(RequestHead head, RequestBody body, long start, long dispatched) {
-		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched);
+	/** Runs on a worker of the request's pool. */
+	private void runExchange(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
+		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
 		try {
 			this.out.flush();
 		}

@@ -8,7 +8,6 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.List;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ServerContext;
@@ -63,7 +62,7 @@ public final class EventLoopTransport implements Transport {
 		String name = this.config.name();
 		this.pool = new WorkerPool("default", this.config.minThreads(), this.config.maxThreads(),
 				this.config.queueCapacity(), Threads.named("ariadne-" + name + "-worker", true));
-		this.context.pools(List.of(this.pool));
+		this.context.defaultPool(this.pool);
 		this.context.acceptQueue(new AcceptQueueProbe(localAddress(), this.config.acceptBacklog()));
 		int count = this.config.selectors();
 		this.loops = new SelectorLoop[count];
@@ -143,6 +142,7 @@ public final class EventLoopTransport implements Transport {
 				loop.closeIdleConnections();
 			}
 			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
+			this.context.shutdownRoutePools();
 			for (SelectorLoop loop : this.loops) {
 				loop.stop();
 			}

@@ -9,14 +9,12 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.ariadne.server.stats.PoolStats;
-
 /**
  * A bounded pool of platform worker threads with a bounded queue, that grows to its maximum
  * before it queues (unlike a plain {@link ThreadPoolExecutor}, which queues first), as Tomcat's
  * executor does.
  */
-public final class WorkerPool implements PoolStats {
+public final class WorkerPool implements TaskPool {
 
 	private final String name;
 
@@ -50,12 +48,7 @@ public final class WorkerPool implements PoolStats {
 		this.queue.executor = this.executor;
 	}
 
-	/**
-	 * Runs a task on a worker, or queues it.
-	 * @param task the task
-	 * @return {@code false} when the queue is full or the pool is shut down; the task will not
-	 * run and the caller must answer for it
-	 */
+	@Override
 	public boolean execute(Runnable task) {
 		this.submitted.incrementAndGet();
 		try {
@@ -68,21 +61,14 @@ public final class WorkerPool implements PoolStats {
 		}
 	}
 
-	/**
-	 * Stops taking tasks and returns the tasks that never started.
-	 * @return the queued tasks
-	 */
+	@Override
 	public List<Runnable> shutdownNow() {
 		List<Runnable> pending = this.executor.shutdownNow();
 		this.submitted.addAndGet(-pending.size());
 		return pending;
 	}
 
-	/**
-	 * Stops taking tasks and removes the queued ones, which will never run; running tasks go
-	 * on.
-	 * @return the queued tasks, for the caller to answer for
-	 */
+	@Override
 	public List<Runnable> shutdownAndDrainQueue() {
 		this.executor.shutdown();
 		List<Runnable> pending = new ArrayList<>();
@@ -91,12 +77,7 @@ public final class WorkerPool implements PoolStats {
 		return pending;
 	}
 
-	/**
-	 * Waits for every task to finish after a shutdown.
-	 * @param millis the most time to wait
-	 * @return whether every worker finished
-	 * @throws InterruptedException if interrupted while waiting
-	 */
+	@Override
 	public boolean awaitTermination(long millis) throws InterruptedException {
 		return this.executor.awaitTermination(millis, TimeUnit.MILLISECONDS);
 	}

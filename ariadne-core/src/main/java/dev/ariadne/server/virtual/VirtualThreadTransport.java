@@ -1,10 +1,8 @@
 package dev.ariadne.server.virtual;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,6 +13,7 @@ import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.connection.SocketListener;
 import dev.ariadne.server.connection.Transport;
 import dev.ariadne.server.internal.Threads;
+import dev.ariadne.server.internal.VirtualThreads;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 
@@ -22,8 +21,8 @@ import dev.ariadne.server.stats.RejectReason;
  * The {@code virtual-threads} model: one virtual thread per connection, from accept to close,
  * with at most {@code threads.max} requests in flight. A request beyond that waits for a permit
  * and counts as queued; beyond {@code threads.queue-capacity} waiting requests it is answered
- * 503. Needs Java 21; the project compiles for 17, so virtual threads are created through the
- * one reflective factory below.
+ * 503. Needs Java 21; the project compiles for 17, so virtual threads come from the one
+ * reflective factory, {@link VirtualThreads}.
  */
 public final class VirtualThreadTransport implements Transport {
 
@@ -45,37 +44,15 @@ public final class VirtualThreadTransport implements Transport {
 	public VirtualThreadTransport(ServerContext context) {
 		this.context = context;
 		this.config = context.config();
-		this.virtualThreads = virtualThreadFactory("ariadne-" + this.config.name() + "-vthread-");
+		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
+				"ariadne.server.io-model=virtual-threads");
 		this.permits = new Permits(this.config.maxThreads(), this.config.queueCapacity());
 		this.listener = new SocketListener(context, this.permits, () -> false, this::handOff);
 	}
 
-	/**
-	 * Returns a factory of named virtual threads.
-	 * @throws IllegalStateException naming the property and the Java version needed
-	 */
-	static ThreadFactory virtualThreadFactory(String prefix) {
-		int feature = Runtime.version().feature();
-		if (feature < 21) {
-			throw new IllegalStateException("ariadne.server.io-model=virtual-threads needs Java 21 or later, "
-					+ "but this JVM is Java " + feature + "; choose blocking or event-loop, or run on Java 21+");
-		}
-		try {
-			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
-			Class<?> builderType = Class.forName("java.lang.Thread$Builder");
-			builder = builderType.getMethod("name", String.class, long.class).invoke(builder, prefix, 1L);
-			return (ThreadFactory) builderType.getMethod("factory").invoke(builder);
-		}
-		catch (ReflectiveOperationException ex) {
-			Throwable cause = (ex instanceof InvocationTargetException) ? ex.getCause() : ex;
-			throw new IllegalStateException("Virtual threads are not available on this JVM (Java " + feature + ")",
-					cause);
-		}
-	}
-
 	@Override
 	public void start() throws IOException {
-		this.context.pools(List.of(this.permits));
+		this.context.defaultPool(this.permits);
 		this.listener.start(Threads.named("ariadne-" + this.config.name() + "-acceptor", false));
 	}
 
@@ -93,7 +70,9 @@ public final class VirtualThreadTransport implements Transport {
 		this.context.beginShutdown();
 		try {
 			this.listener.stop();
-			return this.context.drainConnections(gracePeriod.toMillis());
+			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
+			this.context.shutdownRoutePools();
+			return drained;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
