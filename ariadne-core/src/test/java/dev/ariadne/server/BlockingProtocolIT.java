@@ -1,0 +1,13 @@
+package dev.ariadne.server;
+
+/**
+ * The conformance suite against the {@code blocking} I/O model.
+ */
+class BlockingProtocolIT extends AbstractProtocolIT {
+
+	@Override
+	IoModel ioModel() {
+		return IoModel.BLOCKING;
+	}
+
+}

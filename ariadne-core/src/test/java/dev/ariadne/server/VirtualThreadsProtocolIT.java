@@ -1,0 +1,14 @@
+package dev.ariadne.server;
+
+/**
+ * The conformance suite against the {@code virtual-threads} I/O model; skipped, with the reason,
+ * on a JDK older than 21.
+ */
+class VirtualThreadsProtocolIT extends AbstractProtocolIT {
+
+	@Override
+	IoModel ioModel() {
+		return IoModel.VIRTUAL_THREADS;
+	}
+
+}
