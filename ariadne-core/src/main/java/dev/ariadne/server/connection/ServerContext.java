@@ -403,8 +403,7 @@ public final class ServerContext {
 
 		@Override
 		public OptionalLong acceptQueueOverflows() {
-			AcceptQueueProbe probe = ServerContext.this.acceptQueue;
-			return (probe != null) ? probe.overflows() : OptionalLong.empty();
+			return AcceptQueueProbe.listenOverflows();
 		}
 
 		private final PoolStats NOT_STARTED = new PoolStats() {

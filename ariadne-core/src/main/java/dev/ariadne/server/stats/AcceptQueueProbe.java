@@ -131,7 +131,13 @@ public final class AcceptQueueProbe {
 	 */
 	public OptionalLong capacity() {
 		try {
-			long max = Long.parseLong(Files.readString(this.somaxconn).trim());
+			// one read: sysctl files answer nothing to a read that does not start at offset 0,
+			// which is what Files.readString does after probing with a single byte
+			String line;
+			try (BufferedReader reader = Files.newBufferedReader(this.somaxconn, StandardCharsets.US_ASCII)) {
+				line = reader.readLine();
+			}
+			long max = Long.parseLong(line.trim());
 			return OptionalLong.of(Math.min(this.backlog, max));
 		}
 		catch (IOException | RuntimeException ex) {
@@ -144,8 +150,21 @@ public final class AcceptQueueProbe {
 	 * @return {@code ListenOverflows}, or empty where it cannot be read
 	 */
 	public OptionalLong overflows() {
+		return listenOverflows(this.procNet);
+	}
+
+	/**
+	 * Returns the count of connections the kernel dropped on a full accept queue, for the
+	 * whole network namespace of this process; it needs no listening socket.
+	 * @return {@code ListenOverflows}, or empty where it cannot be read
+	 */
+	public static OptionalLong listenOverflows() {
+		return listenOverflows(Path.of("/proc/net"));
+	}
+
+	private static OptionalLong listenOverflows(Path procNet) {
 		try {
-			List<String> lines = Files.readAllLines(this.procNet.resolve("netstat"), StandardCharsets.US_ASCII);
+			List<String> lines = Files.readAllLines(procNet.resolve("netstat"), StandardCharsets.US_ASCII);
 			for (int i = 0; i + 1 < lines.size(); i++) {
 				String[] names = lines.get(i).split("\\s+");
 				String[] values = lines.get(i + 1).split("\\s+");
