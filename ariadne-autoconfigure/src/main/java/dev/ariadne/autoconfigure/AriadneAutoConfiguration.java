@@ -1,5 +1,7 @@
 package dev.ariadne.autoconfigure;
 
+import java.net.InetSocketAddress;
+
 import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
@@ -12,35 +14,48 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
  * for the Ariadne HTTP server.
  *
  * <p>Creates an {@link AriadneServer} from the {@code ariadne.server.*} properties, the
- * {@link AriadneServerCustomizer} beans, and every {@link Route}, {@link Middleware} and
- * {@link RequestListener} bean of the context, taken in
+ * {@link AriadneServerCustomizer} beans, and every {@link Route}, {@link AriadneRouteProvider},
+ * {@link Middleware} and {@link RequestListener} bean of the context, taken in
  * {@link org.springframework.core.annotation.Order @Order} order; middleware runs in that order
  * around each handler. The server starts once the context is refreshed and shuts down
- * gracefully when it closes. Backs off when the application defines its own
- * {@link AriadneServer}, which is then started and stopped with the context.
+ * gracefully when it closes; readiness turns to refusing traffic before it drains. Backs off
+ * when the application defines its own {@link AriadneServer}, which is then started and
+ * stopped with the context.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(AriadneServerProperties.class)
 public final class AriadneAutoConfiguration {
 
+	/**
+	 * Name of the route provider bean of {@code AriadneActuatorAutoConfiguration}, present when
+	 * Actuator's endpoints are served by Ariadne.
+	 */
+	private static final String ACTUATOR_ROUTE_PROVIDER = "ariadneActuatorRouteProvider";
+
+	private static final String MANAGEMENT_PORT_PROPERTY = "management.server.port";
+
 	@Bean(destroyMethod = "stop")
 	@ConditionalOnMissingBean
 	AriadneServer ariadneServer(AriadneServerProperties properties, ConfigurableEnvironment environment,
 			ObjectProvider<AriadneServerCustomizer> customizers, ObjectProvider<Route> routes,
-			ObjectProvider<Middleware> middleware, ObjectProvider<RequestListener> requestListeners) {
+			ObjectProvider<AriadneRouteProvider> routeProviders, ObjectProvider<Middleware> middleware,
+			ObjectProvider<RequestListener> requestListeners) {
 		ServerConfig config = new AriadneServerConfigMapper(environment).map(properties,
 				customizers.orderedStream().toList());
 		AriadneServer.Builder server = AriadneServer.builder(config);
 		routes.orderedStream().forEach(server::route);
+		routeProviders.orderedStream().forEach((provider) -> server.routes(provider.routes()));
 		middleware.orderedStream().forEach(server::middleware);
 		requestListeners.orderedStream().forEach(server::requestListener);
 		return server.build();
@@ -50,8 +65,43 @@ public final class AriadneAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnSingleCandidate(AriadneServer.class)
 	AriadneServerLifecycle ariadneServerLifecycle(AriadneServer ariadneServer, ConfigurableEnvironment environment,
-			ApplicationEventPublisher eventPublisher) {
-		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher);
+			ApplicationEventPublisher eventPublisher, ObjectProvider<AriadneManagementServer> managementServer,
+			ApplicationContext applicationContext) {
+		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher,
+				() -> managementSummary(managementServer.getIfAvailable(),
+						applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER), environment));
+	}
+
+	/**
+	 * Describes where the Actuator endpoints are served, for the startup summary.
+	 * @param management the management listener, or {@code null}
+	 * @param actuator whether the application's listener serves Actuator's routes
+	 * @param environment the environment, for the management port
+	 * @return the description, or {@code null} when Actuator is not served at all
+	 */
+	private static String managementSummary(AriadneManagementServer management, boolean actuator,
+			Environment environment) {
+		if (management != null) {
+			ServerConfig config = management.server().config();
+			String where = management.server().isRunning()
+					? AriadneServerLifecycle.describe(management.server().localAddress())
+					: AriadneServerLifecycle.describe(new InetSocketAddress(config.address(), config.port()));
+			return "management on " + where + " (io-model " + config.ioModel().value() + ", threads.max "
+					+ config.maxThreads() + ")";
+		}
+		if (!actuator) {
+			return null;
+		}
+		Integer port = environment.getProperty(MANAGEMENT_PORT_PROPERTY, Integer.class);
+		if (port != null && port < 0) {
+			return "actuator not served over HTTP (" + MANAGEMENT_PORT_PROPERTY + "=" + port + ")";
+		}
+		return "actuator on the application port";
+	}
+
+	@Bean
+	ReadinessOnCloseListener ariadneReadinessOnCloseListener(ApplicationContext applicationContext) {
+		return new ReadinessOnCloseListener(applicationContext);
 	}
 
 	@Bean

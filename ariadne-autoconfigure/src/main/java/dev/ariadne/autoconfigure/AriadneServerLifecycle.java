@@ -3,6 +3,7 @@ package dev.ariadne.autoconfigure;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.ServerConfig;
@@ -45,17 +46,22 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 
 	private final ApplicationEventPublisher eventPublisher;
 
+	private final Supplier<String> managementSummary;
+
 	/**
 	 * Creates a lifecycle for a server.
 	 * @param server the server to start and stop
 	 * @param environment the environment to add {@value #PORT_PROPERTY} to
 	 * @param eventPublisher publishes the {@link AriadneServerInitializedEvent}
+	 * @param managementSummary says where the Actuator endpoints are served, for the startup
+	 * summary; may return {@code null} to say nothing
 	 */
 	AriadneServerLifecycle(AriadneServer server, ConfigurableEnvironment environment,
-			ApplicationEventPublisher eventPublisher) {
+			ApplicationEventPublisher eventPublisher, Supplier<String> managementSummary) {
 		this.server = server;
 		this.environment = environment;
 		this.eventPublisher = eventPublisher;
+		this.managementSummary = managementSummary;
 	}
 
 	@Override
@@ -64,12 +70,22 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 		InetSocketAddress address = this.server.localAddress();
 		setPortProperty(address.getPort());
 		ServerConfig config = this.server.config();
-		logger.info("Ariadne started on " + describe(address) + " (io-model " + config.ioModel() + ", threads.max "
-				+ config.maxThreads() + ")");
+		String management = this.managementSummary.get();
+		logger.info("Ariadne started on " + describe(address) + " (io-model " + config.ioModel().value()
+				+ ", threads.max " + config.maxThreads() + ")" + ((management != null) ? "; " + management : ""));
 		this.eventPublisher.publishEvent(new AriadneServerInitializedEvent(this.server));
 	}
 
-	private static String describe(InetSocketAddress address) {
+	/**
+	 * Formats a socket address as {@code host:port}, with brackets around an IPv6 host.
+	 * @param address the address; an unresolved or wildcard one (IPv4 or IPv6) is shown as
+	 * {@code 0.0.0.0}
+	 * @return the formatted address
+	 */
+	static String describe(InetSocketAddress address) {
+		if (address.getAddress() == null || address.getAddress().isAnyLocalAddress()) {
+			return "0.0.0.0:" + address.getPort();
+		}
 		String host = address.getAddress().getHostAddress();
 		return ((host.indexOf(':') >= 0) ? "[" + host + "]" : host) + ":" + address.getPort();
 	}

@@ -70,13 +70,31 @@ class SampleApplicationIT {
 		}
 	}
 
+	@Test
+	void managementListenerServesHealthAndPrometheusWhileTheApplicationPortServesNeither() throws IOException {
+		try (ConfigurableApplicationContext context = run()) {
+			String health = get(context, "local.management.port", "/actuator/health");
+			assertThat(health).startsWith("HTTP/1.1 200 ");
+			assertThat(body(health)).contains("\"status\":\"UP\"").contains("\"ariadne\":{");
+			String prometheus = get(context, "local.management.port", "/actuator/prometheus");
+			assertThat(prometheus).startsWith("HTTP/1.1 200 ");
+			assertThat(body(prometheus)).contains("ariadne_pool_threads_busy{listener=\"app\",pool=\"default\"}");
+			assertThat(get(context, "/actuator/health")).startsWith("HTTP/1.1 404 ");
+		}
+	}
+
 	private static ConfigurableApplicationContext run(String... profiles) {
 		return new SpringApplicationBuilder(SampleApplication.class).profiles(profiles)
-			.run("--ariadne.server.port=0");
+			.run("--ariadne.server.port=0", "--management.server.port=0");
 	}
 
 	private static String get(ConfigurableApplicationContext context, String path) throws IOException {
-		int port = context.getEnvironment().getRequiredProperty("local.ariadne.port", Integer.class);
+		return get(context, "local.ariadne.port", path);
+	}
+
+	private static String get(ConfigurableApplicationContext context, String portProperty, String path)
+			throws IOException {
+		int port = context.getEnvironment().getRequiredProperty(portProperty, Integer.class);
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
 			socket.setSoTimeout(10_000);

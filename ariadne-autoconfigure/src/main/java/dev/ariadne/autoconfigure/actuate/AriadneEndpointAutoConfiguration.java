@@ -1,0 +1,32 @@
+package dev.ariadne.autoconfigure.actuate;
+
+import dev.ariadne.autoconfigure.AriadneManagementServer;
+import dev.ariadne.server.AriadneServer;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
+ * for the {@link AriadneEndpoint ariadne endpoint}, created when it is available: exposed
+ * (over the web, {@code management.endpoints.web.exposure.include}, or JMX) and not turned
+ * off by its access setting.
+ */
+@AutoConfiguration
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class, AriadneServer.class })
+public final class AriadneEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
+	AriadneEndpoint ariadneEndpoint(ObjectProvider<AriadneServer> server,
+			ObjectProvider<AriadneManagementServer> managementServer) {
+		return new AriadneEndpoint(server, managementServer);
+	}
+
+}
