@@ -3,6 +3,7 @@ package dev.ariadne.autoconfigure.metrics;
 import java.util.List;
 
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
+import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.server.AriadneServer;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -15,13 +16,15 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
- * for Ariadne's Micrometer meters: the application listener's pool, connection and
- * accept-queue meters, and request and queue-wait timers for every listener. Active only when
+ * for Ariadne's Micrometer meters: the pool, connection and accept-queue meters of the
+ * application listener and, when it has its own, the management listener, and request and
+ * queue-wait timers for every listener. Active only when
  * Micrometer is on the class path and a {@link MeterRegistry} exists.
  */
 @AutoConfiguration(after = AriadneAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, AriadneServer.class })
 @ConditionalOnBean(MeterRegistry.class)
 public final class AriadneMetricsAutoConfiguration {
@@ -37,6 +40,13 @@ public final class AriadneMetricsAutoConfiguration {
 	@ConditionalOnMissingBean(name = "ariadneServerMetrics")
 	AriadneServerMetrics ariadneServerMetrics(AriadneServer ariadneServer) {
 		return new AriadneServerMetrics(ariadneServer.stats(), AriadneServer.version(), List.of());
+	}
+
+	@Bean
+	@ConditionalOnBean(AriadneManagementServer.class)
+	@ConditionalOnMissingBean(name = "ariadneManagementServerMetrics")
+	AriadneServerMetrics ariadneManagementServerMetrics(AriadneManagementServer managementServer) {
+		return new AriadneServerMetrics(managementServer.server().stats(), AriadneServer.version(), List.of());
 	}
 
 }

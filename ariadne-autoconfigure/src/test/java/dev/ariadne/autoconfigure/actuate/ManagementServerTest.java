@@ -13,6 +13,7 @@ import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,6 +61,18 @@ class ManagementServerTest {
 			}
 			assertThat(ActuatorHttp.get(app, "/").body()).isEqualTo("hello");
 			assertThat(ActuatorHttp.get(management, "/").statusLine()).isEqualTo("HTTP/1.1 404 Not Found");
+		});
+	}
+
+	@Test
+	void exportsTheMetersOfBothListenersTaggedByListener() {
+		this.contextRunner.withPropertyValues("management.server.port=0").run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("ariadne.pool.threads.max").tag("listener", "management").gauge().value())
+				.isEqualTo(2);
+			assertThat(registry.get("ariadne.pool.threads.max").tag("listener", "app").gauge().value()).isEqualTo(200);
+			assertThat(registry.get("ariadne.server.info").tag("listener", "management").tag("io_model", "event-loop")
+				.gauge()).isNotNull();
 		});
 	}
 
