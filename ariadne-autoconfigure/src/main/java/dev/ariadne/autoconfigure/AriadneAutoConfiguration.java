@@ -1,6 +1,8 @@
 package dev.ariadne.autoconfigure;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.Middleware;
@@ -54,8 +56,9 @@ public final class AriadneAutoConfiguration {
 		ServerConfig config = new AriadneServerConfigMapper(environment).map(properties,
 				customizers.orderedStream().toList());
 		AriadneServer.Builder server = AriadneServer.builder(config);
-		routes.orderedStream().forEach(server::route);
-		routeProviders.orderedStream().forEach((provider) -> server.routes(provider.routes()));
+		List<Route> declared = new ArrayList<>(routes.orderedStream().toList());
+		routeProviders.orderedStream().forEach((provider) -> declared.addAll(provider.routes()));
+		server.routes(new RoutePoolAssignments(properties.getRoutes()).apply(declared));
 		middleware.orderedStream().forEach(server::middleware);
 		requestListeners.orderedStream().forEach(server::requestListener);
 		return server.build();

@@ -98,6 +98,15 @@ final class AriadneServerConfigMapper {
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
 		map.from(properties.getShutdown()::getGracePeriod).to(builder::shutdownGracePeriod);
+		properties.getPools().forEach((name, pool) -> builder.pool(name, pool(name, pool)));
+	}
+
+	private ServerConfig.PoolConfig pool(String name, AriadneServerProperties.Pool pool) {
+		if (pool.getThreads() == null) {
+			throw invalidProperty(PREFIX + "pools." + name + ".threads", null,
+					"must be set: a route pool needs a thread count");
+		}
+		return new ServerConfig.PoolConfig(pool.getThreads(), pool.getQueueCapacity(), pool.isVirtual());
 	}
 
 	private ParserLimits limits(AriadneServerProperties.Request request) {

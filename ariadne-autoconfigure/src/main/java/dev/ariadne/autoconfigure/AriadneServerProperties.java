@@ -2,6 +2,8 @@ package dev.ariadne.autoconfigure;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import dev.ariadne.server.IoModel;
 
@@ -64,6 +66,18 @@ public class AriadneServerProperties {
 	private final Shutdown shutdown = new Shutdown();
 
 	private final Health health = new Health();
+
+	/**
+	 * Route pools by name: bounded worker pools of their own, for the routes that name them
+	 * (bulkheads), so that a CPU-heavy route cannot take every worker of the server.
+	 */
+	private final Map<String, Pool> pools = new LinkedHashMap<>();
+
+	/**
+	 * Per-route settings by route template. Write the template in brackets to keep its
+	 * slashes, for example routes[/api/compute].pool=compute.
+	 */
+	private final Map<String, RouteSettings> routes = new LinkedHashMap<>();
 
 	/**
 	 * Returns the port the server listens on.
@@ -200,6 +214,123 @@ public class AriadneServerProperties {
 	 */
 	public Health getHealth() {
 		return this.health;
+	}
+
+	/**
+	 * Returns the route pools by name.
+	 * @return the route pools
+	 */
+	public Map<String, Pool> getPools() {
+		return this.pools;
+	}
+
+	/**
+	 * Returns the per-route settings by route template.
+	 * @return the route settings
+	 */
+	public Map<String, RouteSettings> getRoutes() {
+		return this.routes;
+	}
+
+	/**
+	 * A route pool.
+	 */
+	public static class Pool {
+
+		/**
+		 * Maximum number of handlers of the pool's routes running at once. Required.
+		 */
+		private Integer threads;
+
+		/**
+		 * Maximum number of requests of the pool's routes waiting for one of its threads;
+		 * beyond it they are answered with 503.
+		 */
+		private int queueCapacity = 100;
+
+		/**
+		 * Whether the pool's handlers run on virtual threads (Java 21 or later) instead of
+		 * platform threads.
+		 */
+		private boolean virtual;
+
+		/**
+		 * Returns the maximum number of handlers running at once.
+		 * @return the thread count, or {@code null} when not set
+		 */
+		public Integer getThreads() {
+			return this.threads;
+		}
+
+		/**
+		 * Sets the maximum number of handlers running at once.
+		 * @param threads the thread count
+		 */
+		public void setThreads(Integer threads) {
+			this.threads = threads;
+		}
+
+		/**
+		 * Returns the capacity of the pool's queue.
+		 * @return the capacity
+		 */
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		/**
+		 * Sets the capacity of the pool's queue.
+		 * @param queueCapacity the capacity
+		 */
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+		/**
+		 * Returns whether handlers run on virtual threads.
+		 * @return whether virtual
+		 */
+		public boolean isVirtual() {
+			return this.virtual;
+		}
+
+		/**
+		 * Sets whether handlers run on virtual threads.
+		 * @param virtual whether virtual
+		 */
+		public void setVirtual(boolean virtual) {
+			this.virtual = virtual;
+		}
+
+	}
+
+	/**
+	 * Settings of one route.
+	 */
+	public static class RouteSettings {
+
+		/**
+		 * Name of the route pool (ariadne.server.pools.NAME) that runs the route's handler,
+		 * instead of the server's own pool.
+		 */
+		private String pool;
+
+		/**
+		 * Returns the name of the route's pool.
+		 * @return the pool name, or {@code null} for the server's own pool
+		 */
+		public String getPool() {
+			return this.pool;
+		}
+
+		/**
+		 * Sets the name of the route's pool.
+		 * @param pool the pool name
+		 */
+		public void setPool(String pool) {
+			this.pool = pool;
+		}
+
 	}
 
 	/**

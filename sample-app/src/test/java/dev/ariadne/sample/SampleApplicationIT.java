@@ -11,12 +11,14 @@ import java.nio.charset.StandardCharsets;
 import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.routing.Route;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Starts {@link SampleApplication} as {@code java -jar} would, on a free port, and talks to it
@@ -67,6 +69,48 @@ class SampleApplicationIT {
 			ServerConfig config = context.getBean(AriadneServer.class).config();
 			assertThat(config.ioModel()).isEqualTo(IoModel.BLOCKING);
 			assertThat(config.maxThreads()).isEqualTo(250);
+		}
+	}
+
+	@Test
+	void defaultProfileRunsTheEventLoop() {
+		try (ConfigurableApplicationContext context = run()) {
+			assertThat(context.getBean(AriadneServer.class).config().ioModel()).isEqualTo(IoModel.EVENT_LOOP);
+		}
+	}
+
+	@Test
+	void eventLoopProfileRunsTheSameFourWorkersOnAnEventLoop() throws IOException {
+		try (ConfigurableApplicationContext context = run("event-loop")) {
+			ServerConfig config = context.getBean(AriadneServer.class).config();
+			assertThat(config.ioModel()).isEqualTo(IoModel.EVENT_LOOP);
+			assertThat(config.maxThreads()).isEqualTo(4);
+			assertThat(body(get(context, "/api/compute"))).isEqualTo("832040");
+		}
+	}
+
+	@Test
+	void virtualProfileRunsVirtualThreadsWithFourRequestsInFlight() throws IOException {
+		assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21 or later");
+		try (ConfigurableApplicationContext context = run("virtual")) {
+			ServerConfig config = context.getBean(AriadneServer.class).config();
+			assertThat(config.ioModel()).isEqualTo(IoModel.VIRTUAL_THREADS);
+			assertThat(config.maxThreads()).isEqualTo(4);
+			assertThat(body(get(context, "/api/user"))).contains("Ada Lovelace");
+		}
+	}
+
+	@Test
+	void isolatedProfileRunsComputeInItsOwnOneThreadPool() throws IOException {
+		try (ConfigurableApplicationContext context = run("isolated")) {
+			AriadneServer server = context.getBean(AriadneServer.class);
+			assertThat(server.config().pools()).containsEntry("compute", new ServerConfig.PoolConfig(1, 8, false));
+			assertThat(server.router().routes()).filteredOn((route) -> route.template().equals("/api/compute"))
+				.extracting(Route::pool)
+				.containsExactly("compute");
+			assertThat(body(get(context, "/api/compute"))).isEqualTo("832040");
+			String scrape = body(get(context, "local.management.port", "/actuator/prometheus"));
+			assertThat(scrape).contains("ariadne_pool_threads_max{listener=\"app\",pool=\"compute\"} 1.0");
 		}
 	}
 
