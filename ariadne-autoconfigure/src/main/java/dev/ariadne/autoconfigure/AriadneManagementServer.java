@@ -4,6 +4,9 @@ import java.util.Objects;
 
 import dev.ariadne.server.AriadneServer;
 
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.ConfigurableEnvironment;
+
 /**
  * The management listener: a second {@link AriadneServer}, named {@code management}, that
  * serves the Actuator endpoints when {@code management.server.port} is set and differs from
@@ -38,6 +41,17 @@ public final class AriadneManagementServer implements AutoCloseable {
 	 * Stops the server now, requests in flight included; called when the context is destroyed,
 	 * after the lifecycle has already drained it.
 	 */
+	/**
+	 * Returns the lifecycle that starts this listener with the application's server and
+	 * drains it in the same phase when the context closes; its port is published as
+	 * {@code local.management.port}.
+	 * @param environment the environment to publish the port in
+	 * @return the lifecycle
+	 */
+	public SmartLifecycle lifecycle(ConfigurableEnvironment environment) {
+		return AriadneServerLifecycle.forManagement(this.server, environment);
+	}
+
 	@Override
 	public void close() {
 		this.server.stop();

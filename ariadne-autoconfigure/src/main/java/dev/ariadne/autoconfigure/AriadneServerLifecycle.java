@@ -35,6 +35,9 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 	/** Name of the environment property holding the port the server listens on. */
 	static final String PORT_PROPERTY = "local.ariadne.port";
 
+	/** Name of the environment property holding the port the management listener listens on. */
+	static final String MANAGEMENT_PORT_PROPERTY = "local.management.port";
+
 	/** Name of the property source holding {@value #PORT_PROPERTY}. */
 	static final String PROPERTY_SOURCE_NAME = "ariadne.ports";
 
@@ -44,9 +47,11 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 
 	private final ConfigurableEnvironment environment;
 
-	private final ApplicationEventPublisher eventPublisher;
+	private final String portProperty;
 
-	private final Supplier<String> managementSummary;
+	private final String name;
+
+	private final Runnable onStarted;
 
 	/**
 	 * Creates a lifecycle for a server.
@@ -58,22 +63,46 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 	 */
 	AriadneServerLifecycle(AriadneServer server, ConfigurableEnvironment environment,
 			ApplicationEventPublisher eventPublisher, Supplier<String> managementSummary) {
+		this(server, environment, PORT_PROPERTY, "Ariadne", () -> {
+			ServerConfig config = server.config();
+			String management = managementSummary.get();
+			logger.info("Ariadne started on " + describe(server.localAddress()) + " (io-model "
+					+ config.ioModel().value() + ", threads.max " + config.maxThreads() + ")"
+					+ ((management != null) ? "; " + management : ""));
+			eventPublisher.publishEvent(new AriadneServerInitializedEvent(server));
+		});
+	}
+
+	private AriadneServerLifecycle(AriadneServer server, ConfigurableEnvironment environment, String portProperty,
+			String name, Runnable onStarted) {
 		this.server = server;
 		this.environment = environment;
-		this.eventPublisher = eventPublisher;
-		this.managementSummary = managementSummary;
+		this.portProperty = portProperty;
+		this.name = name;
+		this.onStarted = onStarted;
+	}
+
+	/**
+	 * Creates the lifecycle of a management listener: same phase as the application's server,
+	 * its port published as {@value #MANAGEMENT_PORT_PROPERTY}.
+	 * @param server the management listener
+	 * @param environment the environment
+	 * @return the lifecycle
+	 */
+	static AriadneServerLifecycle forManagement(AriadneServer server, ConfigurableEnvironment environment) {
+		return new AriadneServerLifecycle(server, environment, MANAGEMENT_PORT_PROPERTY,
+				"Ariadne's management listener", () -> {
+					if (logger.isDebugEnabled()) {
+						logger.debug("Ariadne management listener started on " + server.localAddress());
+					}
+				});
 	}
 
 	@Override
 	public void start() {
 		this.server.start();
-		InetSocketAddress address = this.server.localAddress();
-		setPortProperty(address.getPort());
-		ServerConfig config = this.server.config();
-		String management = this.managementSummary.get();
-		logger.info("Ariadne started on " + describe(address) + " (io-model " + config.ioModel().value()
-				+ ", threads.max " + config.maxThreads() + ")" + ((management != null) ? "; " + management : ""));
-		this.eventPublisher.publishEvent(new AriadneServerInitializedEvent(this.server));
+		setPortProperty(this.server.port());
+		this.onStarted.run();
 	}
 
 	/**
@@ -99,7 +128,7 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 		}
 		@SuppressWarnings("unchecked")
 		Map<String, Object> ports = (Map<String, Object>) source.getSource();
-		ports.put(PORT_PROPERTY, port);
+		ports.put(this.portProperty, port);
 	}
 
 	/**
@@ -123,18 +152,18 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 			finally {
 				callback.run();
 			}
-		}, "ariadne-shutdown");
+		}, (this.portProperty.equals(PORT_PROPERTY)) ? "ariadne-shutdown" : "ariadne-management-shutdown");
 		drain.start();
 	}
 
 	private void drain() {
 		String gracePeriod = AriadneServerConfigMapper.format(this.server.config().shutdownGracePeriod());
-		logger.info("Ariadne shutting down gracefully, waiting up to " + gracePeriod + " for requests in flight");
+		logger.info(this.name + " shutting down gracefully, waiting up to " + gracePeriod + " for requests in flight");
 		if (this.server.shutdownGracefully()) {
-			logger.info("Ariadne shut down gracefully");
+			logger.info(this.name + " shut down gracefully");
 		}
 		else {
-			logger.warn("Ariadne closed connections with requests still in flight after the grace period of "
+			logger.warn(this.name + " closed connections with requests still in flight after the grace period of "
 					+ gracePeriod + " (ariadne.server.shutdown.grace-period)");
 		}
 	}

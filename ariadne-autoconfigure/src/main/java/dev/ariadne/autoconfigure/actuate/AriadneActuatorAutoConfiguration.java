@@ -50,6 +50,7 @@ import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndp
 import org.springframework.boot.health.registry.HealthContributorRegistry;
 import org.springframework.boot.health.registry.ReactiveHealthContributorRegistry;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -218,10 +219,10 @@ public final class AriadneActuatorAutoConfiguration {
 		}
 
 		@Bean
-		@ConditionalOnMissingBean
-		ManagementServerLifecycle ariadneManagementServerLifecycle(AriadneManagementServer managementServer,
+		@ConditionalOnMissingBean(name = "ariadneManagementServerLifecycle")
+		SmartLifecycle ariadneManagementServerLifecycle(AriadneManagementServer managementServer,
 				ConfigurableEnvironment environment) {
-			return new ManagementServerLifecycle(managementServer, environment);
+			return managementServer.lifecycle(environment);
 		}
 
 	}

@@ -42,7 +42,7 @@ class ManagementServerTest {
 	@Test
 	void createsNoManagementListenerWithoutManagementPort() {
 		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(AriadneManagementServer.class)
-			.doesNotHaveBean(ManagementServerLifecycle.class));
+			.doesNotHaveBean("ariadneManagementServerLifecycle"));
 	}
 
 	@Test
