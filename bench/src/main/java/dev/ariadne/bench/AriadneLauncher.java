@@ -1,0 +1,77 @@
+package dev.ariadne.bench;
+
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+
+import dev.ariadne.server.AriadneServer;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.routing.Route;
+
+/**
+ * Ariadne's core without Spring, with the sample app's handlers written the same way.
+ * Options are {@code key=value} with the {@code ariadne.server.*} property names (so bench/run
+ * passes the same words to the sample app): {@code io-model}, {@code threads.max},
+ * {@code keep-alive.release-threshold}, {@code max-connections}, and
+ * {@code pools.compute.threads} (with {@code pools.compute.queue-capacity}), which runs
+ * {@code /api/compute} in a route pool of its own (issue 8's bulkhead). Everything else keeps
+ * {@link ServerConfig}'s defaults.
+ */
+final class AriadneLauncher {
+
+	private static final String COMPUTE_POOL = "compute";
+
+	private int computeThreads;
+
+	private int computeQueue = ServerConfig.PoolConfig.DEFAULT_QUEUE_CAPACITY;
+
+	private AriadneLauncher() {
+	}
+
+	public static void main(String[] args) throws InterruptedException {
+		ServerConfig.Builder config = ServerConfig.builder()
+			.name("bench")
+			.address(InetAddress.getLoopbackAddress())
+			.port(Integer.parseInt(args[0]));
+		AriadneLauncher launcher = new AriadneLauncher();
+		for (int i = 1; i < args.length; i++) {
+			String[] option = args[i].split("=", 2);
+			if (option.length != 2) {
+				throw new IllegalArgumentException("Expected key=value, got '" + args[i] + "'");
+			}
+			launcher.apply(config, option[0], option[1]);
+		}
+		Route compute = Route.get(Routes.COMPUTE_PATH,
+				(request, response) -> response.send(new String(Routes.compute(), StandardCharsets.US_ASCII)));
+		if (launcher.computeThreads > 0) {
+			config.pool(COMPUTE_POOL, new ServerConfig.PoolConfig(launcher.computeThreads, launcher.computeQueue, false));
+			compute = compute.inPool(COMPUTE_POOL);
+		}
+		AriadneServer server = AriadneServer.builder(config.build())
+			.route(Route.get(Routes.HELLO_PATH, (request, response) -> response.send("Hello from Ariadne!")))
+			.route(Route.get(Routes.USER_PATH,
+					(request, response) -> response.contentType(Routes.JSON).send(Routes.USER)))
+			.route(compute)
+			.build();
+		server.start();
+		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "bench-shutdown"));
+		System.err.println("ariadne " + server.config().ioModel() + ", threads.max " + server.config().maxThreads()
+				+ ", pools " + server.config().pools());
+		Routes.ready(server.port());
+		// Until SIGTERM: the transport's threads need not be non-daemon.
+		Thread.currentThread().join();
+	}
+
+	private void apply(ServerConfig.Builder config, String key, String value) {
+		switch (key) {
+			case "io-model" -> config.ioModel(IoModel.fromValue(value));
+			case "threads.max" -> config.maxThreads(Integer.parseInt(value));
+			case "keep-alive.release-threshold" -> config.keepAliveReleaseThreshold(Double.parseDouble(value));
+			case "max-connections" -> config.maxConnections(Integer.parseInt(value));
+			case "pools.compute.threads" -> this.computeThreads = Integer.parseInt(value);
+			case "pools.compute.queue-capacity" -> this.computeQueue = Integer.parseInt(value);
+			default -> throw new IllegalArgumentException("Unknown option '" + key + "'");
+		}
+	}
+
+}

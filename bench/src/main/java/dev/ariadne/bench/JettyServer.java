@@ -1,0 +1,59 @@
+package dev.ariadne.bench;
+
+import java.nio.ByteBuffer;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty with its defaults (QueuedThreadPool of 200, no connection limit, 30 s idle
+ * timeout); one core {@link Handler} serves the routes on a pooled thread.
+ */
+final class JettyServer {
+
+	private JettyServer() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		int port = Integer.parseInt(args[0]);
+		Server server = new Server();
+		ServerConnector connector = new ServerConnector(server);
+		connector.setHost("127.0.0.1");
+		connector.setPort(port);
+		server.addConnector(connector);
+		server.setHandler(new RoutesHandler());
+		server.start();
+		Routes.ready(connector.getLocalPort());
+		server.join();
+	}
+
+	/** The three routes; blocking invocation type, so fib(30) runs on a pool thread. */
+	static final class RoutesHandler extends Handler.Abstract {
+
+		@Override
+		public boolean handle(Request request, Response response, Callback callback) {
+			switch (request.getHttpURI().getPath()) {
+				case Routes.HELLO_PATH -> send(response, callback, Routes.TEXT, Routes.HELLO);
+				case Routes.USER_PATH -> send(response, callback, Routes.JSON, Routes.USER);
+				case Routes.COMPUTE_PATH -> send(response, callback, Routes.TEXT, Routes.compute());
+				default -> Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404);
+			}
+			return true;
+		}
+
+		private static void send(Response response, Callback callback, String contentType, byte[] body) {
+			response.setStatus(HttpStatus.OK_200);
+			response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+			response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+			response.write(true, ByteBuffer.wrap(body), callback);
+		}
+
+	}
+
+}
