@@ -132,6 +132,24 @@ public final class RequestParser {
 	}
 
 	/**
+	 * Returns how many bytes of an unfinished line the parser holds, for tests that check that
+	 * no input makes it buffer more than the limits allow.
+	 * @return the bytes held, at most the line limit of the current state
+	 */
+	int bufferedLineBytes() {
+		return this.partialLength;
+	}
+
+	/**
+	 * Returns the size of the array that holds an unfinished line: the parser's only memory that
+	 * grows with the input, for the same tests.
+	 * @return the capacity in bytes
+	 */
+	int lineBufferCapacity() {
+		return this.partial.length;
+	}
+
+	/**
 	 * Makes the parser ready for the next request on the connection.
 	 */
 	public void reset() {

@@ -229,6 +229,14 @@ public final class AriadneServer implements AutoCloseable {
 		return this.context.router();
 	}
 
+	/**
+	 * Returns the pooled buffers the transport's connections hold, for leak checks in tests.
+	 * @return the borrowed buffers, 0 for the models that pool none
+	 */
+	int borrowedBuffers() {
+		return this.transport.borrowedBuffers();
+	}
+
 	@Override
 	public String toString() {
 		return "AriadneServer[" + this.context.config().name() + ", " + this.context.config().ioModel() + "]";

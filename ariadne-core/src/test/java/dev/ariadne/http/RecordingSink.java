@@ -25,15 +25,30 @@ final class RecordingSink implements RequestSink {
 
 	private final ByteArrayOutputStream content = new ByteArrayOutputStream();
 
+	/** Index of the content event still being collected, or -1. */
+	private int contentEvent = -1;
+
 	private RequestHead head;
 
+	private long bodyBytes;
+
+	private long largestBody;
+
 	List<String> events() {
+		endContent();
 		return this.events;
+	}
+
+	/** The most content bytes reported for one request. */
+	long largestBody() {
+		return this.largestBody;
 	}
 
 	@Override
 	public boolean headComplete(RequestHead head) {
+		endContent();
 		this.head = head;
+		this.bodyBytes = 0;
 		this.events.add(describe(head));
 		return false;
 	}
@@ -47,21 +62,35 @@ final class RecordingSink implements RequestSink {
 		byte[] copy = new byte[content.remaining()];
 		content.duplicate().get(copy);
 		int last = this.events.size() - 1;
-		if (last < 0 || !this.events.get(last).startsWith("content ")) {
+		if (this.contentEvent < 0 && last >= 0 && this.events.get(last).startsWith("content ")) {
+			// events() was read in the middle of the content: keep merging into that event
+			this.contentEvent = last;
+		}
+		if (this.contentEvent < 0) {
 			this.content.reset();
 			this.events.add("");
-			last++;
+			this.contentEvent = this.events.size() - 1;
 		}
 		this.content.writeBytes(copy);
-		this.events.set(last, "content '" + Wire.escape(this.content.toByteArray()) + "'");
+		this.bodyBytes += copy.length;
+		this.largestBody = Math.max(this.largestBody, this.bodyBytes);
 		return false;
 	}
 
 	@Override
 	public boolean messageComplete() {
+		endContent();
 		Headers trailers = this.head.trailers();
 		this.events.add(trailers.isEmpty() ? "complete" : "complete " + fields(trailers));
 		return false;
+	}
+
+	/** Writes the merged content event once, so that many small pieces cost linear time. */
+	private void endContent() {
+		if (this.contentEvent >= 0) {
+			this.events.set(this.contentEvent, "content '" + Wire.escape(this.content.toByteArray()) + "'");
+			this.contentEvent = -1;
+		}
 	}
 
 	static String describe(RequestHead head) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Turns fixture text into wire bytes and feeds them to a {@link RequestParser} the way a
@@ -53,15 +54,46 @@ final class Wire {
 	 */
 	static List<String> feed(ParserLimits limits, List<byte[]> chunks) throws HttpParseException {
 		RecordingSink sink = new RecordingSink();
-		RequestParser parser = new RequestParser(limits, sink);
+		feed(new RequestParser(limits, sink), chunks, (parser) -> {
+		});
+		return sink.events();
+	}
+
+	/**
+	 * Feeds the chunks in order, as {@link #feed(ParserLimits, List)} does, and returns what
+	 * happened instead of throwing: the events recorded up to the end or the error, and the
+	 * error's status. Any other exception propagates.
+	 * @param probe checks the parser after every {@link RequestParser#parse} call
+	 */
+	static Outcome outcome(ParserLimits limits, List<byte[]> chunks, Consumer<RequestParser> probe) {
+		RecordingSink sink = new RecordingSink();
+		try {
+			feed(new RequestParser(limits, sink), chunks, probe);
+			return new Outcome(sink.events(), 0, sink.largestBody());
+		}
+		catch (HttpParseException ex) {
+			return new Outcome(sink.events(), ex.status().code(), sink.largestBody());
+		}
+	}
+
+	/**
+	 * What feeding some input produced.
+	 * @param events the events, as {@link RecordingSink} writes them
+	 * @param status the status of the {@link HttpParseException} that ended the input, or 0
+	 * @param largestBody the most content bytes reported for one request
+	 */
+	record Outcome(List<String> events, int status, long largestBody) {
+	}
+
+	private static void feed(RequestParser parser, List<byte[]> chunks, Consumer<RequestParser> probe)
+			throws HttpParseException {
 		int capacity = chunks.stream().mapToInt((chunk) -> chunk.length).sum();
 		ByteBuffer in = ByteBuffer.wrap(new byte[ARRAY_OFFSET + capacity], ARRAY_OFFSET, capacity).slice();
 		for (byte[] chunk : chunks) {
 			in.put(chunk).flip();
-			parseAvailable(parser, in);
+			parseAvailable(parser, in, probe);
 			in.compact();
 		}
-		return sink.events();
 	}
 
 	/**
@@ -78,7 +110,8 @@ final class Wire {
 		}
 	}
 
-	private static void parseAvailable(RequestParser parser, ByteBuffer in) throws HttpParseException {
+	private static void parseAvailable(RequestParser parser, ByteBuffer in, Consumer<RequestParser> probe)
+			throws HttpParseException {
 		while (true) {
 			if (parser.state() == RequestParser.State.COMPLETE) {
 				if (!in.hasRemaining()) {
@@ -86,7 +119,9 @@ final class Wire {
 				}
 				parser.reset();
 			}
-			if (parser.parse(in)) {
+			boolean stopped = parser.parse(in);
+			probe.accept(parser);
+			if (stopped) {
 				throw new AssertionError("parse returned true although no sink method asked to stop");
 			}
 			if (parser.state() != RequestParser.State.COMPLETE) {

@@ -129,6 +129,21 @@ final class ConformanceRoutes {
 				Route.get("/bad-content-type", (request, response) -> {
 					response.contentType("text/plain\r\nX-Injected: 1");
 					response.send("must never be sent");
+				}),
+				Route.get("/bad-header-list", (request, response) -> {
+					// past header()'s check: the list itself is handed out
+					response.headers().add("X-Injected", "a" + request.queryParam("cr") + "Set-Cookie: injected=1");
+					byte[] body = "must never be sent".getBytes(StandardCharsets.US_ASCII);
+					if ("true".equals(request.queryParam("stream"))) {
+						response.outputStream().write(body);
+					}
+					else {
+						response.send(body);
+					}
+				}),
+				Route.get("/bad-header-name", (request, response) -> {
+					response.headers().set("X-Injected: 1\r\nSet-Cookie", "injected=1");
+					response.send("must never be sent");
 				}));
 	}
 

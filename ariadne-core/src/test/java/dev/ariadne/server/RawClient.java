@@ -239,6 +239,20 @@ final class RawClient implements AutoCloseable {
 		return this.socket.getLocalPort();
 	}
 
+	/**
+	 * Closes the connection with a reset instead of a FIN (SO_LINGER 0), as a crashed client
+	 * or a middlebox does: the server's next read or write on it fails.
+	 */
+	void reset() {
+		try {
+			this.socket.setSoLinger(true, 0);
+		}
+		catch (IOException ex) {
+			// already closed: nothing left to reset
+		}
+		close();
+	}
+
 	@Override
 	public void close() {
 		try {

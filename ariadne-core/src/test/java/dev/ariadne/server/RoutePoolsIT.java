@@ -58,7 +58,7 @@ class RoutePoolsIT {
 		RawClient queued = send("/api/compute");
 		Await.until(() -> compute.queued() == 1, () -> "compute queued " + compute.queued());
 		RawResponse overflow = send("/api/compute").read();
-		assertThat(overflow.statusLine()).isEqualTo("HTTP/1.1 503 Service Unavailable");
+		AbstractProtocolIT.assertRefused(overflow, "HTTP/1.1 503 Service Unavailable");
 		assertThat(overflow.header("Retry-After")).isEqualTo("1");
 		assertThat(this.server.stats().rejected(RejectReason.POOL_FULL)).isEqualTo(1);
 		for (int i = 0; i < 5; i++) {

@@ -40,10 +40,13 @@ class SlowClientsIT {
 
 	private AriadneServer server;
 
+	private Leaks.Baseline baseline;
+
 	@AfterEach
 	void cleanUp() {
 		if (this.server != null) {
 			this.server.stop();
+			Leaks.assertReleasedAfterStop(this.server, this.baseline);
 		}
 	}
 
@@ -75,6 +78,7 @@ class SlowClientsIT {
 		}
 		Await.until(() -> this.server.stats().openConnections() == 0,
 				() -> "open " + this.server.stats().openConnections());
+		Leaks.assertServerHoldsNothing(this.server);
 	}
 
 	@ParameterizedTest
@@ -95,9 +99,12 @@ class SlowClientsIT {
 		}
 		Await.until(() -> this.server.stats().openConnections() == 0,
 				() -> "open " + this.server.stats().openConnections());
+		Leaks.assertServerHoldsNothing(this.server);
 	}
 
 	private void start(IoModel model) {
+		Servers.assumeSupported(model);
+		this.baseline = Leaks.baseline();
 		this.server = Servers.start(model,
 				(config) -> config.headerTimeout(Duration.ofMillis(500)).keepAliveTimeout(Duration.ofSeconds(1)),
 				Route.get("/", (request, response) -> response.send("Hello")),

@@ -27,6 +27,11 @@ import dev.ariadne.server.stats.RequestEvent;
  * connection carries another request, and report the exchange to the listeners. Also the one
  * place where refused requests (bad syntax, limits, overload) are answered.
  *
+ * <p>Every error response the server writes itself (a refused request, a failed handler's 500,
+ * a malformed path's 400, {@code CONNECT}'s 501, a full route pool's 503) carries {@code Date}
+ * and {@code Connection: close}, and the connection closes after it. Statuses a handler chooses,
+ * and the router's 404 and 405, keep the connection.
+ *
  * <p>One instance per connection, used by one thread at a time: the thread running the
  * connection's current exchange.
  */
@@ -148,6 +153,7 @@ public final class HttpExchange {
 			this.context.rejected(RejectReason.POOL_FULL);
 			response.status(503);
 			response.header(HeaderName.RETRY_AFTER, "1");
+			response.header(HeaderName.CONNECTION, "close");
 			response.send("Pool '" + match.pool() + "' is full");
 			return 0;
 		}
@@ -172,6 +178,7 @@ public final class HttpExchange {
 		if (head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
 			Handler tunnel = (req, res) -> {
 				res.status(501);
+				res.header(HeaderName.CONNECTION, "close");
 				res.send("CONNECT is not supported");
 			};
 			return new RouteMatch(RequestEvent.INVALID, tunnel, Collections.emptyMap(), Route.DEFAULT_POOL, false);
@@ -182,6 +189,7 @@ public final class HttpExchange {
 		catch (IllegalArgumentException ex) {
 			Handler bad = (req, res) -> {
 				res.status(400);
+				res.header(HeaderName.CONNECTION, "close");
 				res.send("Malformed percent-encoding in the request path");
 			};
 			return new RouteMatch(RequestEvent.INVALID, bad, Collections.emptyMap(), Route.DEFAULT_POOL, false);
@@ -254,16 +262,21 @@ public final class HttpExchange {
 			}
 		}
 		if (cause instanceof IOException) {
-			logger.log(Level.DEBUG, () -> "Connection failed during " + request, failure);
-			return false;
+			// mostly the connection failing; but a handler's own I/O error (a missing file) is an
+			// IOException too, and is answered like any other failure: if the connection is gone,
+			// the 500 below fails to go out, which changes nothing
+			logger.log(Level.DEBUG, () -> "I/O failed during " + request, failure);
 		}
-		logger.log(Level.WARNING, () -> "Handler failed for " + request, failure);
+		else {
+			logger.log(Level.WARNING, () -> "Handler failed for " + request, failure);
+		}
 		if (response.committed()) {
 			// the head is on its way: the only honest signal left is an incomplete body
 			return false;
 		}
 		try {
 			response.reset(500);
+			response.header(HeaderName.CONNECTION, "close");
 			response.send("Internal Server Error");
 			return response.finish();
 		}

@@ -261,8 +261,8 @@ public final class ServerContext {
 
 	/**
 	 * Closes idle connections until none is left or the grace period ends, then aborts the
-	 * rest. Connections that finish their exchange close themselves, since a shutdown makes
-	 * every response carry {@code Connection: close}.
+	 * rest and stops counting them as open. Connections that finish their exchange close
+	 * themselves, since a shutdown makes every response carry {@code Connection: close}.
 	 * @param graceMillis the grace period
 	 * @return whether every connection closed within the grace period
 	 * @throws InterruptedException if interrupted while waiting
@@ -289,6 +289,9 @@ public final class ServerContext {
 		}
 		for (TrackedConnection connection : left) {
 			connection.abort();
+			// aborted (its socket closed, or about to be on its selector): it no longer counts
+			// as open, even if its handler never returns, since a thread cannot be stopped
+			closed(connection);
 		}
 		return false;
 	}

@@ -181,6 +181,12 @@ final class ServerResponse implements Response {
 	}
 
 	private void commit(long length, boolean streaming) throws IOException {
+		// headers() hands out the list itself, so a field may have bypassed header(): check them
+		// all before anything is written, so that a bad one is refused and the response is still
+		// free to become a 500
+		for (int i = 0; i < this.headers.size(); i++) {
+			Headers.validate(this.headers.name(i), this.headers.value(i));
+		}
 		this.committed = true;
 		Status status = Status.of(this.status);
 		String userLength = this.headers.get(HeaderName.CONTENT_LENGTH);

@@ -142,37 +142,17 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 * connection is closed, whatever happened.
 	 */
 	public void serve() {
-		long queueWait = System.nanoTime() - this.acceptedNanos;
 		try {
 			this.socket.setTcpNoDelay(true);
 			this.input = this.socket.getInputStream();
-			boolean first = true;
-			while (readHead(first)) {
-				first = false;
-				long start = System.nanoTime();
-				boolean keep;
-				long admitted = this.gate.enter();
-				if (admitted < 0) {
-					this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, "Too many requests are waiting", 1, this.head,
-							RequestEvent.REJECTED);
-					this.out.flush();
-					break;
-				}
-				long wait = queueWait + admitted;
-				queueWait = 0;
-				try {
-					keep = this.exchange.run(this.head, this.body, start, wait);
-				}
-				finally {
-					this.gate.exit();
-				}
-				if (!keep || !completeMessage()) {
-					break;
-				}
-				this.parser.reset();
-				this.head = null;
-			}
+			boolean serverEnded = serveRequests();
 			this.out.flush();
+			if (serverEnded && (this.in.hasRemaining() || this.input.available() > 0)) {
+				// the client is still sending (pipelined requests, an unread body): closing with
+				// unread input resets the connection, which can destroy the last response before
+				// the client reads it. Only then, since lingering holds this thread.
+				lingerAndClose();
+			}
 		}
 		catch (HttpParseException ex) {
 			refuse(ex.status(), ex.reason());
@@ -191,6 +171,41 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		finally {
 			close();
 		}
+	}
+
+	/**
+	 * Serves requests until the connection ends.
+	 * @return whether the server ended it after a response (rather than the client, an idle
+	 * timeout or a shutdown between requests)
+	 */
+	private boolean serveRequests() throws IOException, HttpParseException, InterruptedException {
+		long queueWait = System.nanoTime() - this.acceptedNanos;
+		boolean first = true;
+		while (readHead(first)) {
+			first = false;
+			long start = System.nanoTime();
+			boolean keep;
+			long admitted = this.gate.enter();
+			if (admitted < 0) {
+				this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, "Too many requests are waiting", 1, this.head,
+						RequestEvent.REJECTED);
+				return true;
+			}
+			long wait = queueWait + admitted;
+			queueWait = 0;
+			try {
+				keep = this.exchange.run(this.head, this.body, start, wait);
+			}
+			finally {
+				this.gate.exit();
+			}
+			if (!keep || !completeMessage()) {
+				return true;
+			}
+			this.parser.reset();
+			this.head = null;
+		}
+		return false;
 	}
 
 	/** Reads until a request head is complete; {@code false} when the connection should end. */
@@ -460,10 +475,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 					return -1;
 				}
 				if (!connection.in.hasRemaining() && connection.parser.state() != RequestParser.State.MESSAGE_END) {
-					long deadline = System.nanoTime() + connection.context.config().headerTimeout().toNanos();
-					if (connection.fill(deadline) < 0) {
-						throw new EOFException("Connection closed in the middle of a request body");
-					}
+					fillBody(connection);
 				}
 				try {
 					connection.parser.parse(connection.in);
@@ -473,6 +485,21 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 				}
 			}
 			return -1;
+		}
+
+		private void fillBody(SocketConnection connection) throws IOException {
+			long deadline = System.nanoTime() + connection.context.config().headerTimeout().toNanos();
+			try {
+				if (connection.fill(deadline) < 0) {
+					throw new EOFException("Connection closed in the middle of a request body");
+				}
+			}
+			catch (SocketTimeoutException ex) {
+				// answered 408 like a late head, as the event loop does, unless the handler has
+				// committed its response by now
+				throw new BodyException(new HttpParseException(Status.REQUEST_TIMEOUT_408,
+						"Request body not received within the header timeout"));
+			}
 		}
 
 	}

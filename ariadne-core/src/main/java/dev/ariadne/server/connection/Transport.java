@@ -49,4 +49,14 @@ public interface Transport {
 	 */
 	void close();
 
+	/**
+	 * Returns how many pooled buffers connections have borrowed and not given back: 0 whenever
+	 * no connection is reading or holding input, so a leak check can compare it with zero. Any
+	 * thread; the value may be a moment old.
+	 * @return the borrowed buffers, 0 for a model that pools none
+	 */
+	default int borrowedBuffers() {
+		return 0;
+	}
+
 }

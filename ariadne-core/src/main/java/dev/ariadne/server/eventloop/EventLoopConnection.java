@@ -66,7 +66,10 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		/** The exchange is over; the rest of its response is being written. */
 		FLUSHING,
 
-		/** An error response is being written, then input is discarded until close. */
+		/**
+		 * The last response (an error, or one after which the connection closes) is being
+		 * written, then input is discarded until the client closes or the linger time is over.
+		 */
 		CLOSING,
 
 		/** Closed. */
@@ -244,6 +247,13 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		this.deadline = System.nanoTime() + this.config.keepAliveTimeout().toNanos();
 	}
 
+	private void releaseInput() {
+		if (this.in != null) {
+			this.loop.buffers().release(this.in);
+			this.in = null;
+		}
+	}
+
 	private void releaseEmptyBuffer() {
 		if (this.in != null && !this.in.hasRemaining()) {
 			this.loop.buffers().release(this.in);
@@ -300,7 +310,12 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private void resume() {
 		if (!this.keepAfterExchange) {
-			close();
+			// the client may still be sending (pipelined requests): closing with unread input
+			// resets the connection, which can destroy the response before the client reads it
+			this.phase = Phase.CLOSING;
+			this.deadline = System.nanoTime() + LINGER_NANOS;
+			releaseInput();
+			startLinger();
 			return;
 		}
 		this.parser.reset();
@@ -578,10 +593,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		catch (IOException ex) {
 			logger.log(Level.DEBUG, "Closing a connection failed", ex);
 		}
-		if (this.in != null) {
-			this.loop.buffers().release(this.in);
-			this.in = null;
-		}
+		releaseInput();
 		this.loop.forget(this);
 		this.context.closed(this);
 	}

@@ -163,6 +163,15 @@ public final class EventLoopTransport implements Transport {
 	}
 
 	@Override
+	public int borrowedBuffers() {
+		int borrowed = 0;
+		for (SelectorLoop loop : this.loops) {
+			borrowed += loop.buffers().borrowed();
+		}
+		return borrowed;
+	}
+
+	@Override
 	public void close() {
 		try {
 			if (this.serverChannel != null) {

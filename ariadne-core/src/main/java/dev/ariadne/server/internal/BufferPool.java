@@ -5,7 +5,8 @@ import java.util.ArrayDeque;
 
 /**
  * A pool of equal-sized heap buffers for one thread (a selector loop): connections borrow a
- * buffer only while bytes are in it, so idle connections hold none. Not thread-safe.
+ * buffer only while bytes are in it, so idle connections hold none. Not thread-safe, except
+ * {@link #borrowed()}.
  */
 public final class BufferPool {
 
@@ -15,7 +16,8 @@ public final class BufferPool {
 
 	private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
 
-	private int borrowed;
+	/** Written by the owning thread only; volatile so that a leak check may read it. */
+	private volatile int borrowed;
 
 	/**
 	 * Creates a pool.
@@ -52,7 +54,7 @@ public final class BufferPool {
 	}
 
 	/**
-	 * Returns the buffers borrowed and not yet given back.
+	 * Returns the buffers borrowed and not yet given back. Any thread.
 	 * @return the count
 	 */
 	public int borrowed() {
