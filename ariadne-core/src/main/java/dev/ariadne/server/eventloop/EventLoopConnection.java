@@ -51,6 +51,9 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private static final int INITIAL_BODY_BUFFER = 16 * 1024;
 
+	/** Most pipelined requests one worker runs in a row before handing the connection back. */
+	private static final int MAX_INLINE = 64;
+
 	private static final long LINGER_NANOS = 1_000_000_000L;
 
 	private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -108,6 +111,12 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	private long deadline;
 
 	private boolean keepAfterExchange;
+
+	/** A pipelined request the worker found malformed, answered once the connection is back. */
+	private HttpParseException invalidNext;
+
+	/** Whether the parser runs on a worker (between pipelined exchanges) rather than the selector. */
+	private boolean parsingOnWorker;
 
 	private RequestHead head;
 
@@ -265,14 +274,14 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		this.phase = Phase.DISPATCHED;
 		this.key.interestOps(interestWhileWriting());
 		RequestHead head = this.head;
-		RequestBody body = (this.body != null) ? new BufferedBody(head, this.body, this.bodyLength) : RequestBody.EMPTY;
+		RequestBody body = requestBody();
 		long start = this.headNanos;
 		long dispatched = System.nanoTime();
 		// routing is cheap and decides the pool: a route pool's request never takes a default worker
 		RouteMatch match = this.exchange.route(head);
 		TaskPool routePool = this.context.routePool(match.pool());
 		TaskPool pool = (routePool != null) ? routePool : this.pool;
-		if (!pool.execute(() -> runExchange(head, body, start, dispatched, match))) {
+		if (!pool.execute(() -> runExchanges(pool, head, body, start, dispatched, match))) {
 			boolean named = routePool != null;
 			this.context.rejected(named ? RejectReason.POOL_FULL : RejectReason.QUEUE_FULL);
 			refuse(Status.SERVICE_UNAVAILABLE_503,
@@ -281,9 +290,33 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 	}
 
-	/** Runs on a worker of the request's pool. */
-	private void runExchange(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
+	/**
+	 * Runs on a worker of the request's pool: the exchange, then, while the connection stays
+	 * open, the pipelined requests already buffered that belong to the same pool, so their
+	 * responses leave in one write and the connection does not go back and forth to the
+	 * selector per request. Reads nothing from the socket: the buffered input and the parser
+	 * belong to this worker until it hands the connection back.
+	 */
+	private void runExchanges(TaskPool pool, RequestHead head, RequestBody body, long start, long dispatched,
+			RouteMatch match) {
 		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
+		HttpParseException invalid = null;
+		for (int inline = 0; keep; inline++) {
+			try {
+				if (!parseAhead()) {
+					break;
+				}
+			}
+			catch (HttpParseException ex) {
+				invalid = ex;
+				break;
+			}
+			RouteMatch next = this.exchange.route(this.head);
+			if (inline == MAX_INLINE || this.context.routePool(next.pool()) != routePoolOf(pool)) {
+				break;
+			}
+			keep = this.exchange.run(this.head, requestBody(), this.headNanos, 0, next);
+		}
 		try {
 			this.out.flush();
 		}
@@ -293,15 +326,52 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 		this.out.release();
 		boolean keepAlive = keep;
-		this.loop.execute(() -> afterExchange(keepAlive));
+		HttpParseException error = invalid;
+		this.loop.execute(() -> afterExchange(keepAlive, error));
+	}
+
+	private TaskPool routePoolOf(TaskPool pool) {
+		return (pool == this.pool) ? null : pool;
+	}
+
+	private RequestBody requestBody() {
+		return (this.body != null) ? new BufferedBody(this.head, this.body, this.bodyLength) : RequestBody.EMPTY;
+	}
+
+	/**
+	 * Starts the next request and parses what is already buffered of it; on a worker, between
+	 * two exchanges of a kept connection.
+	 * @return whether a whole request was buffered
+	 */
+	private boolean parseAhead() throws HttpParseException {
+		this.parser.reset();
+		this.head = null;
+		this.body = null;
+		this.bodyLength = 0;
+		this.messageDone = false;
+		this.parsingOnWorker = true;
+		try {
+			while (this.in != null && this.in.hasRemaining()) {
+				if (this.parser.parse(this.in) && this.messageDone) {
+					return true;
+				}
+			}
+			return false;
+		}
+		finally {
+			this.parsingOnWorker = false;
+		}
 	}
 
 	/** The worker handed the connection back; selector thread. */
-	private void afterExchange(boolean keep) {
+	private void afterExchange(boolean keep, HttpParseException invalid) {
 		if (this.phase == Phase.CLOSED) {
+			// close() left the input buffer alone while the worker used it
+			releaseInput();
 			return;
 		}
 		this.keepAfterExchange = keep;
+		this.invalidNext = invalid;
 		this.phase = Phase.FLUSHING;
 		if (!hasPending()) {
 			resume();
@@ -318,20 +388,25 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			startLinger();
 			return;
 		}
-		this.parser.reset();
-		this.head = null;
-		this.body = null;
-		this.bodyLength = 0;
-		this.messageDone = false;
+		// the worker has already started the next request and parsed what was buffered of it
 		this.phase = Phase.READING;
 		this.key.interestOps(SelectionKey.OP_READ);
-		if (this.in != null && this.in.hasRemaining()) {
-			this.deadline = System.nanoTime() + this.config.headerTimeout().toNanos();
-			processInput();
+		if (this.invalidNext != null) {
+			HttpParseException invalid = this.invalidNext;
+			this.invalidNext = null;
+			refuse(invalid.status(), invalid.reason(), 0, RequestEvent.INVALID);
+		}
+		else if (this.messageDone) {
+			dispatch();
 		}
 		else {
 			releaseEmptyBuffer();
-			goIdle();
+			if (this.parser.isIdle() && this.head == null) {
+				goIdle();
+			}
+			else {
+				this.deadline = System.nanoTime() + this.config.headerTimeout().toNanos();
+			}
 		}
 	}
 
@@ -576,6 +651,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		if (this.phase == Phase.CLOSED) {
 			return;
 		}
+		boolean dispatched = this.phase == Phase.DISPATCHED;
 		this.phase = Phase.CLOSED;
 		synchronized (this.lock) {
 			this.closed = true;
@@ -593,7 +669,10 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		catch (IOException ex) {
 			logger.log(Level.DEBUG, "Closing a connection failed", ex);
 		}
-		releaseInput();
+		if (!dispatched) {
+			// a worker may be parsing ahead in it; afterExchange releases it then
+			releaseInput();
+		}
 		this.loop.forget(this);
 		this.context.closed(this);
 	}
@@ -620,11 +699,17 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			long length = head.contentLength();
 			this.body = new byte[(int) Math.min((length > 0) ? length : 1024, INITIAL_BODY_BUFFER)];
 			if (head.expectContinue()) {
-				try {
-					enqueue(CONTINUE, 0, CONTINUE.length);
+				if (this.parsingOnWorker) {
+					// after the responses still buffered on this worker, in order
+					this.out.append(CONTINUE);
 				}
-				catch (IOException ex) {
-					return false;
+				else {
+					try {
+						enqueue(CONTINUE, 0, CONTINUE.length);
+					}
+					catch (IOException ex) {
+						return false;
+					}
 				}
 			}
 		}
