@@ -428,9 +428,9 @@ public class AriadneServerProperties {
 		private int maxRequests = 0;
 
 		/**
-		 * Share of busy workers, blocking model only, above which responses carry
-		 * 'Connection: close' so that workers pinned by idle connections are released. 1
-		 * disables it.
+		 * Share of busy workers, blocking model only, above which, while connections wait for
+		 * a worker, responses carry 'Connection: close' so that workers pinned by idle
+		 * connections are released, one per waiting connection. 1 disables it.
 		 */
 		private double releaseThreshold = 0.75;
 

@@ -29,8 +29,9 @@ import dev.ariadne.http.ParserLimits;
  * @param keepAliveTimeout how long an idle connection is kept, and how long a write may make no
  * progress
  * @param keepAliveMaxRequests most requests on one connection, 0 for no limit
- * @param keepAliveReleaseThreshold {@code blocking} model: share of busy workers above which
- * responses carry {@code Connection: close} to release pinned workers; 1 disables it
+ * @param keepAliveReleaseThreshold {@code blocking} model: share of busy workers above which,
+ * while connections wait for a worker, responses carry {@code Connection: close} to release
+ * pinned workers (one per waiting connection); 1 disables it
  * @param headerTimeout how long a client may take to send a request's head, and most time
  * between two reads of a body
  * @param limits request size limits

@@ -3,6 +3,7 @@ package dev.ariadne.server.blocking;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ServerContext;
@@ -31,6 +32,9 @@ public final class BlockingTransport implements Transport {
 
 	private WorkerPool pool;
 
+	/** Connections told to close to release their worker, whose worker has not yet moved on. */
+	private final AtomicInteger releasing = new AtomicInteger();
+
 	/**
 	 * Creates the transport.
 	 * @param context the server's shared state
@@ -58,10 +62,32 @@ public final class BlockingTransport implements Transport {
 		}
 	}
 
-	/** Whether the share of busy workers is above the release threshold. */
+	/**
+	 * Whether the connection answering now should be closed to release its worker: the share
+	 * of busy workers is above the release threshold and more connections wait for a worker
+	 * than releases are already under way. Releasing only for those waiting keeps connections
+	 * alive when enough workers exist, and closes one connection per waiter rather than every
+	 * connection while anyone waits.
+	 */
 	private boolean releaseThresholdExceeded() {
 		double threshold = this.config.keepAliveReleaseThreshold();
-		return threshold < 1 && this.pool.busyWorkers() > threshold * this.pool.maxWorkers();
+		if (threshold >= 1 || this.pool.busyWorkers() <= threshold * this.pool.maxWorkers()) {
+			return false;
+		}
+		while (true) {
+			int releasing = this.releasing.get();
+			if (this.pool.queued() <= releasing) {
+				return false;
+			}
+			if (this.releasing.compareAndSet(releasing, releasing + 1)) {
+				return true;
+			}
+		}
+	}
+
+	/** A waiting connection got a worker: one release, if any was under way, is complete. */
+	private void releaseCompleted() {
+		this.releasing.updateAndGet((releasing) -> Math.max(0, releasing - 1));
 	}
 
 	@Override
@@ -102,10 +128,17 @@ public final class BlockingTransport implements Transport {
 	}
 
 	/** The pool task of one connection, so a queued connection can be found again. */
-	private record Serve(SocketConnection connection) implements Runnable {
+	private final class Serve implements Runnable {
+
+		private final SocketConnection connection;
+
+		Serve(SocketConnection connection) {
+			this.connection = connection;
+		}
 
 		@Override
 		public void run() {
+			releaseCompleted();
 			this.connection.serve();
 		}
 
