@@ -606,6 +606,18 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	// ---- timeouts, idle, close (selector thread)
 
+	/**
+	 * Returns whether {@link #checkTimeout} has something to do: a cheap test the loop's
+	 * periodic scan applies to every connection, without side effects.
+	 */
+	boolean isDue(long now) {
+		return switch (this.phase) {
+			case READING -> now - this.deadline >= 0;
+			case FLUSHING, CLOSING -> true;
+			default -> false;
+		};
+	}
+
 	/** Enforces this connection's deadline; called by the loop's periodic scan. */
 	void checkTimeout(long now) {
 		switch (this.phase) {
