@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * Turns a run's {@code results.tsv} (round, server, workload, metric, value) into one
  * markdown table per workload: the median over rounds of every metric, the spread of the
- * first (primary) metric, and its ratio to Tomcat and to Netty from the same run. A
+ * first (primary) metric, and its ratio to Tomcat and to Netty from the same run (and to the
+ * Spring MVC peer when the run measured it: the sample app's own comparison). A
  * {@code workloads.tsv} beside it (id, title, description) names the workloads. Negative
  * values mean "not measured" and are left out.
  */
@@ -68,11 +69,14 @@ final class Report {
 		List<String> names = new ArrayList<>(metrics.keySet());
 		String primary = names.get(0);
 		Map<String, List<Double>> first = metrics.get(primary);
-		out.append("| server | ").append(primary).append(" | spread | × Tomcat | × Netty |");
-		names.subList(1, names.size()).forEach((name) -> out.append(' ').append(name).append(" |"));
-		out.append("\n| --- | ---: | ---: | ---: | ---: |").append(" ---: |".repeat(names.size() - 1)).append('\n');
 		Double tomcat = median(first.get("tomcat"));
 		Double netty = median(first.get("netty"));
+		Double mvc = median(first.get("spring-mvc"));
+		out.append("| server | ").append(primary).append(" | spread | × Tomcat | × Netty |");
+		out.append((mvc != null) ? " × Spring MVC |" : "");
+		names.subList(1, names.size()).forEach((name) -> out.append(' ').append(name).append(" |"));
+		out.append("\n| --- | ---: | ---: | ---: | ---: |").append((mvc != null) ? " ---: |" : "");
+		out.append(" ---: |".repeat(names.size() - 1)).append('\n');
 		for (String server : this.servers) {
 			if (metrics.values().stream().noneMatch((m) -> m.containsKey(server))) {
 				continue;
@@ -81,6 +85,7 @@ final class Report {
 			out.append("| ").append(server).append(" | ").append(format(value)).append(" | ");
 			out.append(spread(first.get(server))).append(" | ");
 			out.append(ratio(value, tomcat)).append(" | ").append(ratio(value, netty)).append(" |");
+			out.append((mvc != null) ? " " + ratio(value, mvc) + " |" : "");
 			for (String name : names.subList(1, names.size())) {
 				out.append(' ').append(format(median(metrics.get(name).get(server)))).append(" |");
 			}
