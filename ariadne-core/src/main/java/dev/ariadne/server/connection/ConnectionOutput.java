@@ -3,6 +3,8 @@ package dev.ariadne.server.connection;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
+import dev.ariadne.server.internal.ByteArrayPool;
+
 /**
  * The bytes a connection is about to send: a buffer that collects response heads and small
  * bodies, so that a response (or a batch of pipelined responses) leaves in one write, and that
@@ -35,7 +37,7 @@ public final class ConnectionOutput {
 
 	private final Transmitter transmitter;
 
-	private final int capacity;
+	private final ByteArrayPool buffers;
 
 	private byte[] buffer;
 
@@ -44,11 +46,12 @@ public final class ConnectionOutput {
 	/**
 	 * Creates an output.
 	 * @param transmitter where full buffers and large writes go
-	 * @param capacity the buffer size; a response head larger than this still fits
+	 * @param buffers where its buffer comes from and goes back to when released; its array
+	 * size is the buffer size (a response head larger than that still fits)
 	 */
-	public ConnectionOutput(Transmitter transmitter, int capacity) {
+	public ConnectionOutput(Transmitter transmitter, ByteArrayPool buffers) {
 		this.transmitter = transmitter;
-		this.capacity = capacity;
+		this.buffers = buffers;
 	}
 
 	/**
@@ -68,12 +71,13 @@ public final class ConnectionOutput {
 	 * @throws IOException if sending failed
 	 */
 	public void write(byte[] bytes, int offset, int length) throws IOException {
-		if (length >= this.capacity) {
+		int capacity = this.buffers.arraySize();
+		if (length >= capacity) {
 			flush();
 			this.transmitter.transmit(bytes, offset, length);
 			return;
 		}
-		if (this.count + length > this.capacity) {
+		if (this.count + length > capacity) {
 			flush();
 		}
 		ensure(length);
@@ -180,21 +184,26 @@ public final class ConnectionOutput {
 
 	private void ensure(int extra) {
 		if (this.buffer == null) {
-			this.buffer = new byte[Math.max(this.capacity, extra)];
+			this.buffer = (extra <= this.buffers.arraySize()) ? this.buffers.borrow() : new byte[extra];
 		}
 		else if (this.count + extra > this.buffer.length) {
 			byte[] grown = new byte[Math.max(this.buffer.length * 2, this.count + extra)];
 			System.arraycopy(this.buffer, 0, grown, 0, this.count);
+			this.buffers.release(this.buffer);
 			this.buffer = grown;
 		}
 	}
 
 	/**
-	 * Frees the buffer when nothing is buffered, so an idle connection holds no output memory.
+	 * Gives the buffer back to the pool when nothing is buffered, so an idle connection holds
+	 * no output memory. Only once the bytes transmitted from it are no longer referenced: every
+	 * transmitter copies what it cannot send at once.
 	 */
 	public void release() {
-		if (this.count == 0) {
+		if (this.count == 0 && this.buffer != null) {
+			byte[] buffer = this.buffer;
 			this.buffer = null;
+			this.buffers.release(buffer);
 		}
 	}
 

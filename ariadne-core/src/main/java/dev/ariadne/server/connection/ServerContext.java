@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.internal.ByteArrayPool;
 import dev.ariadne.server.internal.DateClock;
 import dev.ariadne.server.internal.TaskPool;
 import dev.ariadne.server.internal.Threads;
@@ -46,6 +47,9 @@ public final class ServerContext {
 	private final RequestListener[] listeners;
 
 	private final DateClock clock = new DateClock();
+
+	/** Response buffers, borrowed per exchange: 8 KiB each, at most 256 kept (2 MiB). */
+	private final ByteArrayPool outputBuffers = new ByteArrayPool(8192, 256);
 
 	private final Semaphore permits;
 
@@ -125,6 +129,14 @@ public final class ServerContext {
 				pool.shutdownNow();
 			}
 		}
+	}
+
+	/**
+	 * Returns the pool of response buffers shared by the server's connections.
+	 * @return the pool
+	 */
+	public ByteArrayPool outputBuffers() {
+		return this.outputBuffers;
 	}
 
 	/**

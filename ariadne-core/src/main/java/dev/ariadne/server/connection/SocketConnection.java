@@ -131,7 +131,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		this.gate = gate;
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
-		this.out = new ConnectionOutput(this::transmit, BUFFER_SIZE);
+		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) socket.getRemoteSocketAddress(),
 				(InetSocketAddress) socket.getLocalSocketAddress(), releaseConnection);
 		context.opened(this);

@@ -47,8 +47,6 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	/** Most bytes queued for a slow client before the writing worker waits. */
 	static final int HIGH_WATER = 64 * 1024;
 
-	private static final int OUTPUT_BUFFER = 8 * 1024;
-
 	private static final int INITIAL_BODY_BUFFER = 16 * 1024;
 
 	/** Most pipelined requests one worker runs in a row before handing the connection back. */
@@ -148,7 +146,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		this.config = context.config();
 		this.pool = pool;
 		this.parser = new RequestParser(this.config.limits(), this);
-		this.out = new ConnectionOutput(this::transmit, OUTPUT_BUFFER);
+		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
 				(InetSocketAddress) channel.getLocalAddress(), () -> false);
 	}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,6 +13,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import dev.ariadne.server.internal.BufferPool;
 
@@ -44,6 +46,9 @@ final class SelectorLoop implements Runnable {
 	private final BufferPool buffers;
 
 	private final ByteBuffer scratch = ByteBuffer.allocate(8192);
+
+	/** Created once: a method reference passed per select() would be a new object each time. */
+	private final Consumer<SelectionKey> onSelected = this::onSelected;
 
 	private volatile boolean running = true;
 
@@ -124,7 +129,7 @@ final class SelectorLoop implements Runnable {
 					this.selecting.set(false);
 					continue;
 				}
-				this.selector.select(this::onSelected, TICK_MILLIS);
+				this.selector.select(this.onSelected, TICK_MILLIS);
 				this.selecting.set(false);
 				long now = System.nanoTime();
 				if (now - nextTick >= 0) {
@@ -150,7 +155,7 @@ final class SelectorLoop implements Runnable {
 		}
 	}
 
-	private void onSelected(java.nio.channels.SelectionKey key) {
+	private void onSelected(SelectionKey key) {
 		EventLoopConnection connection = (EventLoopConnection) key.attachment();
 		try {
 			connection.onSelected(key);
