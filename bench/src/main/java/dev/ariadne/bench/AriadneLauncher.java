@@ -12,7 +12,7 @@ import dev.ariadne.server.routing.Route;
  * Ariadne's core without Spring, with the sample app's handlers written the same way.
  * Options are {@code key=value} with the {@code ariadne.server.*} property names (so bench/run
  * passes the same words to the sample app): {@code io-model}, {@code threads.max},
- * {@code keep-alive.release-threshold}, {@code max-connections}, and
+ * {@code keep-alive.release-threshold}, {@code max-connections}, {@code selectors}, and
  * {@code pools.compute.threads} (with {@code pools.compute.queue-capacity}), which runs
  * {@code /api/compute} in a route pool of its own (issue 8's bulkhead). Everything else keeps
  * {@link ServerConfig}'s defaults.
@@ -68,6 +68,7 @@ final class AriadneLauncher {
 			case "threads.max" -> config.maxThreads(Integer.parseInt(value));
 			case "keep-alive.release-threshold" -> config.keepAliveReleaseThreshold(Double.parseDouble(value));
 			case "max-connections" -> config.maxConnections(Integer.parseInt(value));
+			case "selectors" -> config.selectors(Integer.parseInt(value));
 			case "pools.compute.threads" -> this.computeThreads = Integer.parseInt(value);
 			case "pools.compute.queue-capacity" -> this.computeQueue = Integer.parseInt(value);
 			default -> throw new IllegalArgumentException("Unknown option '" + key + "'");

@@ -14,7 +14,8 @@ public final class Main {
 			  jetty   <port>                   Jetty core Handler, defaults
 			  netty   <port>                   Netty, HttpServerCodec, epoll when available
 			  ariadne <port> [key=value ...]   Ariadne core, no Spring; keys (ariadne.server.*): io-model,
-			                                   threads.max, keep-alive.release-threshold, max-connections
+			                                   threads.max, keep-alive.release-threshold, max-connections,
+			                                   selectors
 			  idle    <port> <n> <seconds>     open n keep-alive connections, one request each, hold them
 			  fairness <port> <conns> <seconds> per-connection request loops; who got served, how soon
 			  report  <results.tsv>            print the markdown tables for a run's results
