@@ -600,7 +600,7 @@ public final class RequestParser {
 				}
 				else {
 					throw new HttpParseException(Status.NOT_IMPLEMENTED_501,
-							"Transfer coding not implemented: only chunked is supported");
+							"Unsupported transfer coding: only chunked is understood");
 				}
 			}
 			if (comma < 0) {

@@ -7,7 +7,6 @@ import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.ServerStats;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
@@ -16,30 +15,19 @@ import org.springframework.boot.health.contributor.Health;
  * {@code OUT_OF_SERVICE} before it starts and once it stops, with the pool and connection
  * figures that show starvation as details. A saturated pool does not change the status here;
  * see {@code ariadne.server.health.saturation-readiness} for that.
- *
- * <p>The server is looked up on each check, not when the indicator is created, since health
- * contributors are created while the server that serves the health endpoint is.
  */
-public class AriadneHealthIndicator extends AbstractHealthIndicator {
-
-	private final ObjectProvider<AriadneServer> server;
+public class AriadneHealthIndicator extends AbstractAriadneHealthIndicator {
 
 	/**
 	 * Creates the indicator.
 	 * @param server provides the application's server
 	 */
 	public AriadneHealthIndicator(ObjectProvider<AriadneServer> server) {
-		super("Ariadne health check failed");
-		this.server = server;
+		super(server, "Ariadne health check failed");
 	}
 
 	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		AriadneServer server = this.server.getIfUnique();
-		if (server == null) {
-			builder.unknown();
-			return;
-		}
+	protected void check(AriadneServer server, Health.Builder builder) {
 		if (server.isRunning()) {
 			builder.up();
 		}

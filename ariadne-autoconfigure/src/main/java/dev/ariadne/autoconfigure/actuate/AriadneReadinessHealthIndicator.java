@@ -4,7 +4,6 @@ import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.stats.PoolStats;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
@@ -15,29 +14,21 @@ import org.springframework.boot.health.contributor.Health;
  * {@code ariadne.server.health.saturation-readiness} is set, as the {@code ariadneReadiness}
  * contributor, a member of the readiness group only.
  */
-public class AriadneReadinessHealthIndicator extends AbstractHealthIndicator {
+public class AriadneReadinessHealthIndicator extends AbstractAriadneHealthIndicator {
 
 	/** Name of the contributor, as its bean name without the indicator suffix. */
 	public static final String NAME = "ariadneReadiness";
-
-	private final ObjectProvider<AriadneServer> server;
 
 	/**
 	 * Creates the indicator.
 	 * @param server provides the application's server
 	 */
 	public AriadneReadinessHealthIndicator(ObjectProvider<AriadneServer> server) {
-		super("Ariadne readiness check failed");
-		this.server = server;
+		super(server, "Ariadne readiness check failed");
 	}
 
 	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		AriadneServer server = this.server.getIfUnique();
-		if (server == null) {
-			builder.unknown();
-			return;
-		}
+	protected void check(AriadneServer server, Health.Builder builder) {
 		PoolStats pool = server.stats().pool();
 		int busy = pool.busyWorkers();
 		int max = pool.maxWorkers();
