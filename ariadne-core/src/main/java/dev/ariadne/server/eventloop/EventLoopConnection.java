@@ -185,6 +185,12 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			else if (this.phase == Phase.CLOSING) {
 				discardInput();
 			}
+			else {
+				// the client sent more while a worker has the connection (pipelining): stop
+				// watching until resume(). Read interest is dropped only here, lazily, so the
+				// usual request-response turn changes no interest at all (no epoll_ctl)
+				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+			}
 		}
 	}
 
@@ -270,7 +276,6 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private void dispatch() {
 		this.phase = Phase.DISPATCHED;
-		this.key.interestOps(interestWhileWriting());
 		RequestHead head = this.head;
 		RequestBody body = requestBody();
 		long start = this.headNanos;
@@ -459,12 +464,6 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	}
 
 	// ---- writing
-
-	private int interestWhileWriting() {
-		synchronized (this.lock) {
-			return (this.pendingBytes > 0) ? SelectionKey.OP_WRITE : 0;
-		}
-	}
 
 	private boolean hasPending() {
 		synchronized (this.lock) {
