@@ -42,7 +42,7 @@ public class AriadneHealthIndicator extends AbstractAriadneHealthIndicator {
 			.withDetail("listener", stats.listener())
 			.withDetail("busy", busy)
 			.withDetail("max", max)
-			.withDetail("saturation", ListenerDescriptor.saturation(busy, max))
+			.withDetail("saturation", PoolStats.saturation(busy, max))
 			.withDetail("queued", pool.queued())
 			.withDetail("queueCapacity", pool.queueCapacity())
 			.withDetail("openConnections", stats.openConnections())

@@ -63,7 +63,7 @@ public record ListenerDescriptor(String ioModel, boolean running, Integer port, 
 		static PoolDescriptor of(PoolStats pool) {
 			int busy = pool.busyWorkers();
 			int max = pool.maxWorkers();
-			return new PoolDescriptor(busy, max, ListenerDescriptor.saturation(busy, max), pool.queued(),
+			return new PoolDescriptor(busy, max, PoolStats.saturation(busy, max), pool.queued(),
 					pool.queueCapacity());
 		}
 
@@ -158,10 +158,6 @@ public record ListenerDescriptor(String ioModel, boolean running, Integer port, 
 					config.maxConnections(), keepAlive, request, config.shutdownGracePeriod().toString());
 		}
 
-	}
-
-	static double saturation(int busy, int max) {
-		return (max > 0) ? Math.min(1.0, (double) busy / max) : 0.0;
 	}
 
 }

@@ -128,10 +128,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 				+ "handler, virtual-threads = requests in flight", (stats) -> pool(stats, name).busyWorkers(), tags);
 		gauge(registry, POOL_THREADS_MAX, "Most workers of the pool (threads.max)",
 				(stats) -> pool(stats, name).maxWorkers(), tags);
-		gauge(registry, POOL_SATURATION, "Busy workers over the maximum, 0 to 1", (stats) -> {
-			PoolStats pool = pool(stats, name);
-			return (pool.maxWorkers() > 0) ? (double) pool.busyWorkers() / pool.maxWorkers() : 0;
-		}, tags);
+		gauge(registry, POOL_SATURATION, "Busy workers over the maximum, 0 to 1",
+				(stats) -> pool(stats, name).saturation(), tags);
 		gauge(registry, POOL_QUEUE_SIZE, "Waiting for a worker: blocking = accepted connections, "
 				+ "event-loop = parsed requests, virtual-threads = requests waiting for a permit",
 				(stats) -> pool(stats, name).queued(), tags);

@@ -16,6 +16,7 @@ import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.Handler;
+import dev.ariadne.server.Response;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
@@ -151,10 +152,8 @@ public final class HttpExchange {
 		PoolCall call = new PoolCall(match.handler(), request, response);
 		if (!this.context.routePool(match.pool()).execute(call)) {
 			this.context.rejected(RejectReason.POOL_FULL);
-			response.status(503);
 			response.header(HeaderName.RETRY_AFTER, "1");
-			response.header(HeaderName.CONNECTION, "close");
-			response.send("Pool '" + match.pool() + "' is full");
+			sendAndClose(response, 503, "Pool '" + match.pool() + "' is full");
 			return 0;
 		}
 		return call.await();
@@ -176,24 +175,23 @@ public final class HttpExchange {
 			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
 		}
 		if (head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
-			Handler tunnel = (req, res) -> {
-				res.status(501);
-				res.header(HeaderName.CONNECTION, "close");
-				res.send("CONNECT is not supported");
-			};
+			Handler tunnel = (req, res) -> sendAndClose(res, 501, "CONNECT is not supported");
 			return new RouteMatch(RequestEvent.INVALID, tunnel, Collections.emptyMap(), Route.DEFAULT_POOL, false);
 		}
 		try {
 			return this.context.router().match(head.method(), ServerRequest.rawPath(head));
 		}
 		catch (IllegalArgumentException ex) {
-			Handler bad = (req, res) -> {
-				res.status(400);
-				res.header(HeaderName.CONNECTION, "close");
-				res.send("Malformed percent-encoding in the request path");
-			};
+			Handler bad = (req, res) -> sendAndClose(res, 400, "Malformed percent-encoding in the request path");
 			return new RouteMatch(RequestEvent.INVALID, bad, Collections.emptyMap(), Route.DEFAULT_POOL, false);
 		}
+	}
+
+	/** Sends an answer the server chose itself; the connection closes after it. */
+	private static void sendAndClose(Response response, int status, String body) {
+		response.status(status);
+		response.header(HeaderName.CONNECTION, "close");
+		response.send(body);
 	}
 
 	/** A handler run on a route pool while the connection's thread waits for it. */

@@ -269,8 +269,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private void releaseEmptyBuffer() {
 		if (this.in != null && !this.in.hasRemaining()) {
-			this.loop.buffers().release(this.in);
-			this.in = null;
+			releaseInput();
 		}
 	}
 

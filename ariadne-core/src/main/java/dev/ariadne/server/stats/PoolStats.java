@@ -47,4 +47,22 @@ public interface PoolStats {
 	 */
 	int queueCapacity();
 
+	/**
+	 * Returns the share of busy workers now.
+	 * @return {@link #busyWorkers()} over {@link #maxWorkers()}, from 0 to 1
+	 */
+	default double saturation() {
+		return saturation(busyWorkers(), maxWorkers());
+	}
+
+	/**
+	 * Returns the share of busy workers from figures already read, so that they agree with it.
+	 * @param busy the busy workers
+	 * @param max the most workers
+	 * @return busy over max, from 0 to 1; 0 when max is 0
+	 */
+	static double saturation(int busy, int max) {
+		return (max > 0) ? Math.min(1.0, (double) busy / max) : 0.0;
+	}
+
 }
