@@ -1,0 +1,240 @@
+package dev.ariadne.server.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link WorkerPool}: growth before queuing, the bounded queue, the last-idle-first
+ * hand-off, retirement of idle workers, and both kinds of shutdown.
+ */
+class WorkerPoolTest {
+
+	private final List<WorkerPool> pools = new ArrayList<>();
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	@AfterEach
+	void stopPools() throws InterruptedException {
+		this.release.countDown();
+		for (WorkerPool pool : this.pools) {
+			pool.shutdownNow();
+			assertThat(pool.awaitTermination(5000)).isTrue();
+		}
+	}
+
+	@Test
+	void growsToItsMaximumBeforeItQueuesAndRefusesBeyondTheQueue() throws Exception {
+		WorkerPool pool = pool(0, 3, 2, TimeUnit.SECONDS.toNanos(60));
+		CountDownLatch started = new CountDownLatch(3);
+		for (int i = 0; i < 3; i++) {
+			assertThat(pool.execute(blocked(started))).isTrue();
+		}
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(pool.threads()).isEqualTo(3);
+		assertThat(pool.busyWorkers()).isEqualTo(3);
+		assertThat(pool.queued()).isZero();
+		assertThat(pool.execute(blocked(started))).isTrue();
+		assertThat(pool.execute(blocked(started))).isTrue();
+		assertThat(pool.queued()).isEqualTo(2);
+		assertThat(pool.execute(blocked(started))).as("a third task beyond a queue of 2").isFalse();
+		assertThat(pool.threads()).isEqualTo(3);
+	}
+
+	@Test
+	void runsQueuedTasksWhenWorkersFreeUp() throws Exception {
+		WorkerPool pool = pool(0, 2, 10, TimeUnit.SECONDS.toNanos(60));
+		CountDownLatch started = new CountDownLatch(2);
+		pool.execute(blocked(started));
+		pool.execute(blocked(started));
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		CountDownLatch done = new CountDownLatch(10);
+		for (int i = 0; i < 10; i++) {
+			assertThat(pool.execute(done::countDown)).isTrue();
+		}
+		assertThat(pool.queued()).isEqualTo(10);
+		this.release.countDown();
+		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+		awaitTrue(() -> pool.busyWorkers() == 0 && pool.queued() == 0);
+	}
+
+	@Test
+	void handsATaskToTheWorkerThatBecameIdleLast() throws Exception {
+		WorkerPool pool = pool(0, 8, 8, TimeUnit.SECONDS.toNanos(60));
+		// start five workers, then let them all go idle
+		CountDownLatch started = new CountDownLatch(5);
+		for (int i = 0; i < 5; i++) {
+			pool.execute(blocked(started));
+		}
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		this.release.countDown();
+		awaitTrue(() -> pool.busyWorkers() == 0);
+		// one task at a time: a first-in-first-out hand-off would rotate through all five
+		Set<String> threads = ConcurrentHashMap.newKeySet();
+		for (int i = 0; i < 50; i++) {
+			CountDownLatch done = new CountDownLatch(1);
+			pool.execute(() -> {
+				threads.add(Thread.currentThread().getName());
+				done.countDown();
+			});
+			assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+			awaitTrue(() -> pool.busyWorkers() == 0);
+		}
+		assertThat(threads).hasSize(1);
+		assertThat(pool.threads()).isEqualTo(5);
+	}
+
+	@Test
+	void idleWorkersAboveTheMinimumRetire() throws Exception {
+		WorkerPool pool = pool(2, 6, 6, TimeUnit.MILLISECONDS.toNanos(100));
+		CountDownLatch started = new CountDownLatch(6);
+		for (int i = 0; i < 6; i++) {
+			pool.execute(blocked(started));
+		}
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(pool.threads()).isEqualTo(6);
+		this.release.countDown();
+		awaitTrue(() -> pool.threads() == 2);
+		Thread.sleep(300);
+		assertThat(pool.threads()).as("the minimum stays").isEqualTo(2);
+		CountDownLatch done = new CountDownLatch(1);
+		assertThat(pool.execute(done::countDown)).isTrue();
+		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void aFailingTaskDoesNotCostAWorker() throws Exception {
+		AtomicInteger reported = new AtomicInteger();
+		WorkerPool pool = new WorkerPool("test", 0, 1, 10, (task) -> {
+			Thread thread = new Thread(task, "test-worker");
+			thread.setDaemon(true);
+			thread.setUncaughtExceptionHandler((t, ex) -> reported.incrementAndGet());
+			return thread;
+		});
+		this.pools.add(pool);
+		pool.execute(() -> {
+			throw new IllegalStateException("boom");
+		});
+		CountDownLatch done = new CountDownLatch(1);
+		pool.execute(done::countDown);
+		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(reported).hasValue(1);
+		assertThat(pool.threads()).isEqualTo(1);
+	}
+
+	@Test
+	void shutdownAndDrainQueueReturnsQueuedTasksAndLetsRunningOnesFinish() throws Exception {
+		WorkerPool pool = pool(0, 1, 5, TimeUnit.SECONDS.toNanos(60));
+		CountDownLatch started = new CountDownLatch(1);
+		AtomicInteger finished = new AtomicInteger();
+		pool.execute(() -> {
+			started.countDown();
+			await(this.release);
+			finished.incrementAndGet();
+		});
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		Runnable queued = finished::incrementAndGet;
+		pool.execute(queued);
+		assertThat(pool.shutdownAndDrainQueue()).containsExactly(queued);
+		assertThat(pool.execute(finished::incrementAndGet)).as("refused after shutdown").isFalse();
+		assertThat(pool.awaitTermination(100)).isFalse();
+		this.release.countDown();
+		assertThat(pool.awaitTermination(5000)).isTrue();
+		assertThat(finished).hasValue(1);
+		assertThat(pool.threads()).isZero();
+	}
+
+	@Test
+	void shutdownNowInterruptsRunningTasks() throws Exception {
+		WorkerPool pool = pool(0, 2, 5, TimeUnit.SECONDS.toNanos(60));
+		CountDownLatch started = new CountDownLatch(2);
+		AtomicInteger interrupted = new AtomicInteger();
+		for (int i = 0; i < 2; i++) {
+			pool.execute(() -> {
+				started.countDown();
+				try {
+					Thread.sleep(60_000);
+				}
+				catch (InterruptedException ex) {
+					interrupted.incrementAndGet();
+				}
+			});
+		}
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(pool.shutdownNow()).isEmpty();
+		assertThat(pool.awaitTermination(5000)).isTrue();
+		assertThat(interrupted).hasValue(2);
+	}
+
+	@Test
+	void manyProducersLoseNoTask() throws Exception {
+		WorkerPool pool = pool(0, 4, 100_000, TimeUnit.MILLISECONDS.toNanos(20));
+		int producers = 4;
+		int perProducer = 20_000;
+		CountDownLatch done = new CountDownLatch(producers * perProducer);
+		List<Thread> threads = new ArrayList<>();
+		for (int p = 0; p < producers; p++) {
+			Thread producer = new Thread(() -> {
+				for (int i = 0; i < perProducer; i++) {
+					if (!pool.execute(done::countDown)) {
+						throw new AssertionError("refused");
+					}
+					if (i % 1000 == 0) {
+						// let workers go idle and retire now and then
+						Thread.onSpinWait();
+					}
+				}
+			});
+			threads.add(producer);
+			producer.start();
+		}
+		for (Thread producer : threads) {
+			producer.join();
+		}
+		assertThat(done.await(10, TimeUnit.SECONDS)).as("every task ran").isTrue();
+		awaitTrue(() -> pool.busyWorkers() == 0 && pool.queued() == 0);
+	}
+
+	private WorkerPool pool(int min, int max, int queueCapacity, long keepAliveNanos) {
+		WorkerPool pool = new WorkerPool("test", min, max, queueCapacity, Threads.named("test-worker", true),
+				keepAliveNanos);
+		this.pools.add(pool);
+		return pool;
+	}
+
+	private Runnable blocked(CountDownLatch started) {
+		return () -> {
+			started.countDown();
+			await(this.release);
+		};
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime() - deadline).as("condition not met within 5 s").isNegative();
+			Thread.sleep(5);
+		}
+	}
+
+}
