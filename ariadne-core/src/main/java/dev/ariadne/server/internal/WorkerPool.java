@@ -103,8 +103,7 @@ public final class WorkerPool implements TaskPool {
 		Worker woken;
 		this.lock.lock();
 		try {
-			if (this.shutdown || this.queue.size() - this.waking >= this.queueCapacity + this.idle.size()
-					+ (this.maxWorkers - this.threads)) {
+			if (this.shutdown || this.queuedTasks >= this.queueCapacity) {
 				return false;
 			}
 			this.queue.addLast(task);
@@ -164,7 +163,6 @@ public final class WorkerPool implements TaskPool {
 			try {
 				this.waking--;
 				removeWorker(worker);
-				countQueued();
 			}
 			finally {
 				this.lock.unlock();
@@ -199,7 +197,6 @@ public final class WorkerPool implements TaskPool {
 					// counted out here, under the lock, so that two workers timing out together
 					// cannot both leave and take the pool below its minimum
 					removeWorker(worker);
-					countQueued();
 					return null;
 				}
 				else {
@@ -240,6 +237,7 @@ public final class WorkerPool implements TaskPool {
 					}
 					this.idle.removeFirstOccurrence(worker);
 					this.idleThreads--;
+					countQueued();
 					return true;
 				}
 				finally {
@@ -250,10 +248,15 @@ public final class WorkerPool implements TaskPool {
 		}
 	}
 
-	/** Tasks waiting for a worker: those in the queue that no woken worker is on its way to. */
+	/**
+	 * Counts the tasks waiting for a worker to finish: those in the queue beyond the workers on
+	 * their way to it, the idle ones and the ones the pool may still start (which is what a
+	 * queued task means in an executor that grows before it queues).
+	 */
 	private void countQueued() {
 		// caller holds lock
-		this.queuedTasks = Math.max(0, this.queue.size() - this.waking);
+		this.queuedTasks = Math.max(0, this.queue.size() - this.waking - this.idle.size()
+				- (this.maxWorkers - this.threads));
 	}
 
 	private void exited(Worker worker) {
@@ -270,6 +273,7 @@ public final class WorkerPool implements TaskPool {
 		// caller holds lock
 		if (this.workers.remove(worker)) {
 			this.threads--;
+			countQueued();
 			if (this.threads == 0) {
 				this.terminated.signalAll();
 			}
