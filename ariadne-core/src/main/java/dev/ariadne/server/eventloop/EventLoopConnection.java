@@ -165,7 +165,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			return;
 		}
 		setIdle(true);
-		this.deadline = System.nanoTime() + this.config.headerTimeout().toNanos();
+		this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 	}
 
 	/** Handles readiness; selector thread. */
@@ -217,7 +217,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			releaseEmptyBuffer();
 			return;
 		}
-		long now = System.nanoTime();
+		long now = this.loop.now();
 		if (this.idle) {
 			setIdle(false);
 			this.deadline = now + this.config.headerTimeout().toNanos();
@@ -257,7 +257,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			return;
 		}
 		setIdle(true);
-		this.deadline = System.nanoTime() + this.config.keepAliveTimeout().toNanos();
+		this.deadline = this.loop.now() + this.config.keepAliveTimeout().toNanos();
 	}
 
 	private void releaseInput() {
@@ -278,7 +278,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		RequestHead head = this.head;
 		RequestBody body = requestBody();
 		long start = this.headNanos;
-		long dispatched = System.nanoTime();
+		long dispatched = this.loop.now();
 		// routing is cheap and decides the pool: a route pool's request never takes a default worker
 		RouteMatch match = this.exchange.route(head);
 		TaskPool routePool = this.context.routePool(match.pool());
@@ -385,7 +385,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			// the client may still be sending (pipelined requests): closing with unread input
 			// resets the connection, which can destroy the response before the client reads it
 			this.phase = Phase.CLOSING;
-			this.deadline = System.nanoTime() + LINGER_NANOS;
+			this.deadline = this.loop.now() + LINGER_NANOS;
 			releaseInput();
 			startLinger();
 			return;
@@ -407,7 +407,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 				goIdle();
 			}
 			else {
-				this.deadline = System.nanoTime() + this.config.headerTimeout().toNanos();
+				this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 			}
 		}
 	}
@@ -426,7 +426,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			return;
 		}
 		this.out.release();
-		this.deadline = System.nanoTime() + LINGER_NANOS;
+		this.deadline = this.loop.now() + LINGER_NANOS;
 		if (!hasPending()) {
 			startLinger();
 		}
@@ -701,7 +701,8 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	@Override
 	public boolean headComplete(RequestHead head) {
 		this.head = head;
-		this.headNanos = System.nanoTime();
+		// on the selector, the time the bytes were there to read
+		this.headNanos = this.parsingOnWorker ? System.nanoTime() : this.loop.now();
 		if (head.hasBody()) {
 			// grows as bytes arrive: a declared length alone allocates no more than this
 			long length = head.contentLength();
