@@ -3,6 +3,8 @@ package dev.ariadne.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,8 +35,26 @@ final class TomcatServer {
 		Tomcat.addServlet(context, "routes", new RoutesServlet());
 		context.addServletMappingDecoded("/", "routes");
 		tomcat.start();
+		// the harness stops a server with SIGTERM: leave no base directory behind in /tmp
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndDelete(tomcat, baseDir)));
 		Routes.ready(connector.getLocalPort());
 		tomcat.getServer().await();
+	}
+
+	private static void stopAndDelete(Tomcat tomcat, Path baseDir) {
+		try {
+			tomcat.stop();
+			tomcat.destroy();
+		}
+		catch (Exception ex) {
+			// stopping anyway; the directory goes regardless
+		}
+		try (Stream<Path> paths = Files.walk(baseDir)) {
+			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			System.err.println("Could not delete " + baseDir + ": " + ex);
+		}
 	}
 
 	/** The three routes as a servlet mapped to "/" (the default servlet: every path). */
