@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -36,10 +37,14 @@ class BlockingStarvationIT {
 
 	private final List<RawClient> clients = new ArrayList<>();
 
+	/** Holds every response back until it opens; open unless a test closes it. */
+	private CountDownLatch gate = new CountDownLatch(0);
+
 	private AriadneServer server;
 
 	@AfterEach
 	void cleanUp() {
+		this.gate.countDown();
 		this.clients.forEach(RawClient::close);
 		if (this.server != null) {
 			this.server.stop();
@@ -87,8 +92,16 @@ class BlockingStarvationIT {
 	@Test
 	void servesAllTwentyClientsWithFourWorkersWhenReleaseThresholdIsOn() throws IOException {
 		double threshold = 0.5;
+		// the first responses wait until every client is connected: otherwise whether a
+		// response sees a waiter depends on how fast the clients connect. (A client that
+		// connects after every worker is pinned by an idle connection waits until one of
+		// those answers again: the threshold acts on responses only.)
+		this.gate = new CountDownLatch(1);
 		start(WORKERS, threshold);
 		List<RawClient> waiting = connectClients();
+		Await.until(() -> pool().busyWorkers() == WORKERS && pool().queued() == CLIENTS - WORKERS,
+				() -> "busy " + pool().busyWorkers() + ", queued " + pool().queued());
+		this.gate.countDown();
 		Await.until(() -> answered(waiting).size() == CLIENTS, () -> "answered " + answered(waiting).size()
 				+ " of " + CLIENTS + ", busy " + pool().busyWorkers() + ", queued " + pool().queued());
 		List<RawClient> answered = answered(waiting);
@@ -122,9 +135,21 @@ class BlockingStarvationIT {
 			.keepAliveTimeout(Duration.ofSeconds(60))
 			.build();
 		this.server = AriadneServer.builder(config)
-			.route(Route.get("/hello", (request, response) -> response.send("served")))
+			.route(Route.get("/hello", (request, response) -> {
+				awaitGate();
+				response.send("served");
+			}))
 			.build();
 		this.server.start();
+	}
+
+	private void awaitGate() {
+		try {
+			this.gate.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/** Opens every client; each sends one request and then holds its connection. */

@@ -128,7 +128,7 @@ public final class BlockingTransport implements Transport {
 	}
 
 	/** The pool task of one connection, so a queued connection can be found again. */
-	private final class Serve implements Runnable {
+	private final class Serve implements WorkerPool.QueueAware {
 
 		private final SocketConnection connection;
 
@@ -137,8 +137,16 @@ public final class BlockingTransport implements Transport {
 		}
 
 		@Override
+		public void taken(boolean waited) {
+			// only a connection counted as waiting can be the one a release was made for; one
+			// that a newly started worker takes was never counted
+			if (waited) {
+				releaseCompleted();
+			}
+		}
+
+		@Override
 		public void run() {
-			releaseCompleted();
 			this.connection.serve();
 		}
 

@@ -179,6 +179,7 @@ public final class WorkerPool implements TaskPool {
 		while (true) {
 			Runnable task;
 			Worker created = null;
+			boolean waited = false;
 			this.lock.lock();
 			try {
 				if (worker.woken) {
@@ -191,7 +192,9 @@ public final class WorkerPool implements TaskPool {
 						// more are waiting than this worker takes: pass the wake-up on
 						created = wakeOne();
 					}
+					int before = this.queuedTasks;
 					countQueued();
+					waited = this.queuedTasks < before;
 				}
 				else if (this.shutdown || timedOut && this.threads > this.minWorkers) {
 					// counted out here, under the lock, so that two workers timing out together
@@ -210,6 +213,9 @@ public final class WorkerPool implements TaskPool {
 			}
 			if (task != null) {
 				start(created);
+				if (task instanceof QueueAware aware) {
+					aware.taken(waited);
+				}
 				return task;
 			}
 			timedOut = park(worker);
@@ -368,6 +374,21 @@ public final class WorkerPool implements TaskPool {
 	 */
 	public int threads() {
 		return this.threads;
+	}
+
+	/**
+	 * A task told, as a worker takes it, whether it was one of the {@linkplain #queued() queued}
+	 * tasks: whether it waited for a busy worker to finish, rather than for a worker being
+	 * woken or started for it.
+	 */
+	public interface QueueAware extends Runnable {
+
+		/**
+		 * Called on the worker, just before {@link #run()}.
+		 * @param waited whether the task was counted as queued
+		 */
+		void taken(boolean waited);
+
 	}
 
 	private final class Worker implements Runnable {

@@ -70,6 +70,42 @@ class WorkerPoolTest {
 	}
 
 	@Test
+	void tellsATaskWhetherItWaitedForABusyWorker() throws Exception {
+		WorkerPool pool = pool(0, 1, 5, TimeUnit.SECONDS.toNanos(60));
+		List<Boolean> waited = new java.util.concurrent.CopyOnWriteArrayList<>();
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch done = new CountDownLatch(2);
+		pool.execute(aware(waited, () -> {
+			started.countDown();
+			await(this.release);
+			done.countDown();
+		}));
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		pool.execute(aware(waited, done::countDown));
+		assertThat(pool.queued()).isEqualTo(1);
+		this.release.countDown();
+		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+		// the first had a worker started for it; the second waited for that worker to finish
+		assertThat(waited).containsExactly(false, true);
+	}
+
+	private static WorkerPool.QueueAware aware(List<Boolean> waited, Runnable body) {
+		return new WorkerPool.QueueAware() {
+
+			@Override
+			public void taken(boolean wasQueued) {
+				waited.add(wasQueued);
+			}
+
+			@Override
+			public void run() {
+				body.run();
+			}
+
+		};
+	}
+
+	@Test
 	void handsATaskToTheWorkerThatBecameIdleLast() throws Exception {
 		WorkerPool pool = pool(0, 8, 8, TimeUnit.SECONDS.toNanos(60));
 		// start five workers, then let them all go idle
