@@ -89,7 +89,11 @@ final class SelectorLoop implements Runnable {
 	 * @return the time in nanoseconds
 	 */
 	long now() {
-		return clock();
+		if (this.clockStale) {
+			this.clockStale = false;
+			this.now = System.nanoTime();
+		}
+		return this.now;
 	}
 
 	/**
@@ -154,7 +158,7 @@ final class SelectorLoop implements Runnable {
 				this.clockStale = true;
 				this.selector.select(this.onSelected, TICK_MILLIS);
 				this.selecting.set(false);
-				long now = clock();
+				long now = now();
 				if (now - nextTick >= 0) {
 					nextTick = now + TICK_MILLIS * 1_000_000;
 					tick(now);
@@ -176,14 +180,6 @@ final class SelectorLoop implements Runnable {
 				logger.log(Level.DEBUG, "Closing the selector failed", ex);
 			}
 		}
-	}
-
-	private long clock() {
-		if (this.clockStale) {
-			this.clockStale = false;
-			this.now = System.nanoTime();
-		}
-		return this.now;
 	}
 
 	private void onSelected(SelectionKey key) {

@@ -47,7 +47,7 @@ public final class WorkerPool implements TaskPool {
 
 	// ---- guarded by lock
 
-	/** Parked workers; the last one became idle last and is handed the next task. */
+	/** Parked workers; the last one became idle last and is the one woken next. */
 	private final ArrayDeque<Worker> idle = new ArrayDeque<>();
 
 	private final ArrayDeque<Runnable> queue = new ArrayDeque<>();

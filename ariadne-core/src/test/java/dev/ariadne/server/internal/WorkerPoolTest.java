@@ -37,28 +37,21 @@ class WorkerPoolTest {
 	@Test
 	void growsToItsMaximumBeforeItQueuesAndRefusesBeyondTheQueue() throws Exception {
 		WorkerPool pool = pool(0, 3, 2, TimeUnit.SECONDS.toNanos(60));
-		CountDownLatch started = new CountDownLatch(3);
-		for (int i = 0; i < 3; i++) {
-			assertThat(pool.execute(blocked(started))).isTrue();
-		}
-		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		occupy(pool, 3);
 		assertThat(pool.threads()).isEqualTo(3);
 		assertThat(pool.busyWorkers()).isEqualTo(3);
 		assertThat(pool.queued()).isZero();
-		assertThat(pool.execute(blocked(started))).isTrue();
-		assertThat(pool.execute(blocked(started))).isTrue();
+		assertThat(pool.execute(blocked(new CountDownLatch(1)))).isTrue();
+		assertThat(pool.execute(blocked(new CountDownLatch(1)))).isTrue();
 		assertThat(pool.queued()).isEqualTo(2);
-		assertThat(pool.execute(blocked(started))).as("a third task beyond a queue of 2").isFalse();
+		assertThat(pool.execute(blocked(new CountDownLatch(1)))).as("a third task beyond a queue of 2").isFalse();
 		assertThat(pool.threads()).isEqualTo(3);
 	}
 
 	@Test
 	void runsQueuedTasksWhenWorkersFreeUp() throws Exception {
 		WorkerPool pool = pool(0, 2, 10, TimeUnit.SECONDS.toNanos(60));
-		CountDownLatch started = new CountDownLatch(2);
-		pool.execute(blocked(started));
-		pool.execute(blocked(started));
-		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		occupy(pool, 2);
 		CountDownLatch done = new CountDownLatch(10);
 		for (int i = 0; i < 10; i++) {
 			assertThat(pool.execute(done::countDown)).isTrue();
@@ -109,11 +102,7 @@ class WorkerPoolTest {
 	void handsATaskToTheWorkerThatBecameIdleLast() throws Exception {
 		WorkerPool pool = pool(0, 8, 8, TimeUnit.SECONDS.toNanos(60));
 		// start five workers, then let them all go idle
-		CountDownLatch started = new CountDownLatch(5);
-		for (int i = 0; i < 5; i++) {
-			pool.execute(blocked(started));
-		}
-		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		occupy(pool, 5);
 		this.release.countDown();
 		awaitTrue(() -> pool.busyWorkers() == 0);
 		// one task at a time: a first-in-first-out hand-off would rotate through all five
@@ -134,11 +123,7 @@ class WorkerPoolTest {
 	@Test
 	void idleWorkersAboveTheMinimumRetire() throws Exception {
 		WorkerPool pool = pool(2, 6, 6, TimeUnit.MILLISECONDS.toNanos(100));
-		CountDownLatch started = new CountDownLatch(6);
-		for (int i = 0; i < 6; i++) {
-			pool.execute(blocked(started));
-		}
-		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		occupy(pool, 6);
 		assertThat(pool.threads()).isEqualTo(6);
 		this.release.countDown();
 		awaitTrue(() -> pool.threads() == 2);
@@ -247,6 +232,15 @@ class WorkerPoolTest {
 				keepAliveNanos);
 		this.pools.add(pool);
 		return pool;
+	}
+
+	/** Starts tasks that hold their workers until {@link #release} opens, and waits for them. */
+	private void occupy(WorkerPool pool, int workers) throws InterruptedException {
+		CountDownLatch started = new CountDownLatch(workers);
+		for (int i = 0; i < workers; i++) {
+			assertThat(pool.execute(blocked(started))).isTrue();
+		}
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
 	}
 
 	private Runnable blocked(CountDownLatch started) {
