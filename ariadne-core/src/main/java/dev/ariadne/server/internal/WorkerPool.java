@@ -60,8 +60,10 @@ public final class WorkerPool implements TaskPool {
 
 	private volatile int threads;
 
-	private volatile int idleThreads;
+	/** {@link #threads} less the idle ones, as last counted by {@link #recount()}. */
+	private volatile int busyThreads;
 
+	/** As last counted by {@link #recount()}. */
 	private volatile int queuedTasks;
 
 	/**
@@ -100,26 +102,22 @@ public final class WorkerPool implements TaskPool {
 
 	@Override
 	public boolean execute(Runnable task) {
-		Worker woken;
+		Worker created;
 		this.lock.lock();
 		try {
 			if (this.shutdown || this.queuedTasks >= this.queueCapacity) {
 				return false;
 			}
 			this.queue.addLast(task);
-			if (this.waking > 0) {
-				countQueued();
-				// a worker is on its way to the queue: it takes this task, or wakes another
-				// worker if it finds more than one waiting
-				return true;
-			}
-			woken = wakeOne();
-			countQueued();
+			// while a worker is on its way to the queue, it takes this task, or wakes another
+			// worker if it finds more than one waiting
+			created = (this.waking == 0) ? wakeOne() : null;
+			recount();
 		}
 		finally {
 			this.lock.unlock();
 		}
-		start(woken);
+		start(created);
 		return true;
 	}
 
@@ -132,7 +130,6 @@ public final class WorkerPool implements TaskPool {
 		// caller holds lock
 		Worker worker = this.idle.pollLast();
 		if (worker != null) {
-			this.idleThreads--;
 			this.waking++;
 			worker.woken = true;
 			LockSupport.unpark(worker.thread);
@@ -193,7 +190,7 @@ public final class WorkerPool implements TaskPool {
 						created = wakeOne();
 					}
 					int before = this.queuedTasks;
-					countQueued();
+					recount();
 					waited = this.queuedTasks < before;
 				}
 				else if (this.shutdown || timedOut && this.threads > this.minWorkers) {
@@ -204,8 +201,7 @@ public final class WorkerPool implements TaskPool {
 				}
 				else {
 					this.idle.addLast(worker);
-					this.idleThreads++;
-					countQueued();
+					recount();
 				}
 			}
 			finally {
@@ -242,8 +238,7 @@ public final class WorkerPool implements TaskPool {
 						return false;
 					}
 					this.idle.removeFirstOccurrence(worker);
-					this.idleThreads--;
-					countQueued();
+					recount();
 					return true;
 				}
 				finally {
@@ -255,12 +250,14 @@ public final class WorkerPool implements TaskPool {
 	}
 
 	/**
-	 * Counts the tasks waiting for a worker to finish: those in the queue beyond the workers on
-	 * their way to it, the idle ones and the ones the pool may still start (which is what a
-	 * queued task means in an executor that grows before it queues).
+	 * Publishes the statistics after a change of the guarded state: the busy workers (every
+	 * thread that is not idle), and the tasks waiting for a worker to finish: those in the
+	 * queue beyond the workers on their way to it, the idle ones and the ones the pool may still
+	 * start (which is what a queued task means in an executor that grows before it queues).
 	 */
-	private void countQueued() {
+	private void recount() {
 		// caller holds lock
+		this.busyThreads = this.threads - this.idle.size();
 		this.queuedTasks = Math.max(0, this.queue.size() - this.waking - this.idle.size()
 				- (this.maxWorkers - this.threads));
 	}
@@ -279,7 +276,7 @@ public final class WorkerPool implements TaskPool {
 		// caller holds lock
 		if (this.workers.remove(worker)) {
 			this.threads--;
-			countQueued();
+			recount();
 			if (this.threads == 0) {
 				this.terminated.signalAll();
 			}
@@ -321,7 +318,7 @@ public final class WorkerPool implements TaskPool {
 		this.shutdown = true;
 		List<Runnable> pending = new ArrayList<>(this.queue);
 		this.queue.clear();
-		countQueued();
+		recount();
 		return pending;
 	}
 
@@ -350,7 +347,7 @@ public final class WorkerPool implements TaskPool {
 
 	@Override
 	public int busyWorkers() {
-		return Math.max(0, this.threads - this.idleThreads);
+		return this.busyThreads;
 	}
 
 	@Override
