@@ -397,6 +397,18 @@ abstract class AbstractProtocolIT {
 	}
 
 	@Test
+	void closesConnectionThatSendsNothingAtHeaderTimeout() throws IOException {
+		// nothing of a request arrived, so there is nothing to answer: an orderly close, well
+		// before the client's 5 s read timeout and the 60 s keep-alive timeout
+		AriadneServer impatient = startServer(
+				(config) -> config.headerTimeout(Duration.ofMillis(300)).keepAliveTimeout(Duration.ofSeconds(60)));
+		RawClient client = connect(impatient);
+		client.expectClosed();
+		Await.until(() -> impatient.stats().openConnections() == 0,
+				() -> "open connections: " + impatient.stats().openConnections());
+	}
+
+	@Test
 	void answers408WhenHeadIsIncompleteAtHeaderTimeout() throws IOException {
 		AriadneServer impatient = startServer((config) -> config.headerTimeout(Duration.ofMillis(300)));
 		RawClient client = connect(impatient);

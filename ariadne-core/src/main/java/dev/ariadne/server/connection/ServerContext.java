@@ -309,13 +309,14 @@ public final class ServerContext {
 	}
 
 	/**
-	 * Closes connections whose writes have stalled for longer than {@code keep-alive.timeout}.
+	 * Closes connections idle past their deadline and those whose writes have stalled for
+	 * longer than {@code keep-alive.timeout}.
 	 * @param nowNanos the current {@link System#nanoTime()}
 	 */
-	public void closeStalledWrites(long nowNanos) {
-		long timeout = this.config.keepAliveTimeout().toNanos();
+	public void closeExpired(long nowNanos) {
+		long writeTimeout = this.config.keepAliveTimeout().toNanos();
 		for (TrackedConnection connection : this.connections) {
-			connection.closeIfWriteStalled(nowNanos, timeout);
+			connection.closeIfExpired(nowNanos, writeTimeout);
 		}
 	}
 

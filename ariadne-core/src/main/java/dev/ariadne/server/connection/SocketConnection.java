@@ -111,6 +111,12 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	/** When the write in progress last made progress (odd, never 0), or 0 when not writing. */
 	private volatile long writeSince;
 
+	/** When the connection, idle now or next, is closed for its idle time ({@link System#nanoTime()}). */
+	private volatile long idleDeadline;
+
+	/** Whether the last read set a socket timeout, which a read for the next request must clear. */
+	private boolean socketTimeoutSet;
+
 	private RequestHead head;
 
 	private ByteBuffer content;
@@ -236,23 +242,30 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	}
 
 	/**
-	 * Waits for the first bytes of the next request, counted as idle meanwhile.
+	 * Waits for the first bytes of the next request, counted as idle meanwhile. The read blocks
+	 * without a socket timeout (a timed read costs a failed read and a poll, or a timer on a
+	 * virtual thread, per request): the listener's watchdog closes the connection once it has
+	 * been idle past its deadline, as shutdown closes idle connections.
 	 * @return whether bytes arrived
 	 */
 	private boolean awaitInput(boolean first) throws IOException {
+		// the response goes out, and the output buffer back to the pool, before going idle
+		this.out.flush();
+		this.out.release();
+		long timeout = (first ? this.context.config().headerTimeout() : this.context.config().keepAliveTimeout())
+			.toNanos();
+		this.idleDeadline = System.nanoTime() + timeout;
 		if (this.context.shuttingDown() || !this.state.compareAndSet(ACTIVE, IDLE)) {
 			return false;
 		}
 		this.context.idle(1);
 		int read;
 		try {
-			this.out.release();
-			long timeout = (first ? this.context.config().headerTimeout() : this.context.config().keepAliveTimeout())
-				.toNanos();
-			read = fill(System.nanoTime() + timeout);
-		}
-		catch (SocketTimeoutException ex) {
-			read = -1;
+			if (this.socketTimeoutSet) {
+				this.socket.setSoTimeout(0);
+				this.socketTimeoutSet = false;
+			}
+			read = read();
 		}
 		catch (IOException ex) {
 			read = -1;
@@ -268,7 +281,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	}
 
 	/**
-	 * Flushes pending output, then reads more input into the (fully consumed) buffer.
+	 * Flushes pending output, then reads more input into the (fully consumed) buffer, with a
+	 * socket timeout: for the rest of a request, so that a late one can still be answered 408.
 	 * @return bytes read, or -1 at end of stream
 	 */
 	private int fill(long deadlineNanos) throws IOException {
@@ -278,6 +292,12 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			throw new SocketTimeoutException("Read timed out");
 		}
 		this.socket.setSoTimeout((int) Math.min(remaining, Integer.MAX_VALUE));
+		this.socketTimeoutSet = true;
+		return read();
+	}
+
+	/** Reads into the (fully consumed) input buffer; returns bytes read, or -1 at end of stream. */
+	private int read() throws IOException {
 		this.in.clear();
 		int read = this.input.read(this.in.array(), 0, this.in.capacity());
 		this.in.limit(Math.max(read, 0));
@@ -315,11 +335,14 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	}
 
 	@Override
-	public void closeIfWriteStalled(long nowNanos, long timeoutNanos) {
+	public void closeIfExpired(long nowNanos, long writeTimeoutNanos) {
+		if (this.state.get() == IDLE && nowNanos - this.idleDeadline >= 0 && closeIfIdle()) {
+			return;
+		}
 		long since = this.writeSince;
-		if (since != 0 && nowNanos - since > timeoutNanos) {
+		if (since != 0 && nowNanos - since > writeTimeoutNanos) {
 			logger.log(Level.DEBUG, () -> "Closing " + this.socket.getRemoteSocketAddress()
-					+ ": it read nothing of its response for " + timeoutNanos / 1_000_000 + " ms");
+					+ ": it read nothing of its response for " + writeTimeoutNanos / 1_000_000 + " ms");
 			abort();
 		}
 	}

@@ -22,7 +22,11 @@ public final class SocketListener {
 
 	private static final Logger logger = System.getLogger(SocketListener.class.getName());
 
-	private static final long WATCHDOG_MILLIS = 250;
+	/** The watchdog's longest tick: how late, at most, an idle or stalled connection closes. */
+	private static final long WATCHDOG_MAX_MILLIS = 250;
+
+	/** The watchdog's shortest tick, for timeouts configured in tens of milliseconds. */
+	private static final long WATCHDOG_MIN_MILLIS = 10;
 
 	private final ServerContext context;
 
@@ -67,21 +71,28 @@ public final class SocketListener {
 		this.running = true;
 		this.acceptor = acceptorThreads.newThread(this::acceptLoop);
 		this.acceptor.start();
-		Thread watchdog = new Thread(this::watchWrites, "ariadne-" + config.name() + "-write-watchdog");
+		Thread watchdog = new Thread(this::watch, "ariadne-" + config.name() + "-watchdog");
 		watchdog.setDaemon(true);
 		watchdog.start();
 	}
 
-	/** Closes connections whose blocking writes stall: a socket write has no timeout of its own. */
-	private void watchWrites() {
+	/**
+	 * Closes connections idle past their timeout and those whose blocking writes stall (a
+	 * socket write has no timeout of its own). Ticks at a tenth of the shorter of the header
+	 * and keep-alive timeouts, within 10-250 ms, so a timeout fires at most that late.
+	 */
+	private void watch() {
+		ServerConfig config = this.context.config();
+		long shortest = Math.min(config.headerTimeout().toMillis(), config.keepAliveTimeout().toMillis());
+		long tick = Math.max(WATCHDOG_MIN_MILLIS, Math.min(WATCHDOG_MAX_MILLIS, shortest / 10));
 		while (this.running || this.context.hasConnections()) {
 			try {
-				Thread.sleep(WATCHDOG_MILLIS);
+				Thread.sleep(tick);
 			}
 			catch (InterruptedException ex) {
 				return;
 			}
-			this.context.closeStalledWrites(System.nanoTime());
+			this.context.closeExpired(System.nanoTime());
 		}
 	}
 

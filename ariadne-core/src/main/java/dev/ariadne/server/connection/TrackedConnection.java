@@ -17,13 +17,15 @@ public interface TrackedConnection {
 	void abort();
 
 	/**
-	 * Closes the connection if a write has made no progress for longer than the timeout.
-	 * Called periodically by the models whose writes block a thread; the others enforce write
-	 * timeouts themselves.
+	 * Closes the connection if it has been idle past its deadline or a write has made no
+	 * progress for longer than the write timeout. Called periodically by the models whose
+	 * reads and writes block a thread, so that a connection waiting for its next request
+	 * blocks in a plain read, without a socket timeout; the others enforce their timeouts
+	 * themselves.
 	 * @param nowNanos the current {@link System#nanoTime()}
-	 * @param timeoutNanos the longest a write may make no progress
+	 * @param writeTimeoutNanos the longest a write may make no progress
 	 */
-	default void closeIfWriteStalled(long nowNanos, long timeoutNanos) {
+	default void closeIfExpired(long nowNanos, long writeTimeoutNanos) {
 	}
 
 }
