@@ -31,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AriadneServerMetricsTest {
 
+	private final CountDownLatch entered = new CountDownLatch(1);
+
 	private final CountDownLatch release = new CountDownLatch(1);
 
 	private AriadneServer server;
@@ -52,6 +54,7 @@ class AriadneServerMetricsTest {
 			.keepAliveReleaseThreshold(1.0)
 			.build();
 		this.server = AriadneServer.builder(config).route(Route.get("/hold", (request, response) -> {
+			this.entered.countDown();
 			this.release.await(10, TimeUnit.SECONDS);
 			response.send("released");
 		})).route(Route.get("/", (request, response) -> response.send("hi"))).build();
@@ -94,15 +97,22 @@ class AriadneServerMetricsTest {
 		MeterRegistry registry = new SimpleMeterRegistry();
 		AriadneServer server = start(1);
 		new AriadneServerMetrics(server.stats(), "test", List.of()).bindTo(registry);
-		try (Socket holder = send(server.port(), "/hold"); Socket waiter = send(server.port(), "/")) {
-			awaitValue(registry, AriadneServerMetrics.POOL_THREADS_BUSY, 1);
-			awaitValue(registry, AriadneServerMetrics.POOL_QUEUE_SIZE, 1);
-			assertThat(registry.get(AriadneServerMetrics.POOL_SATURATION).gauge().value()).isEqualTo(1.0);
-			assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_ACCEPTED).functionCounter().count())
-				.isEqualTo(2);
-			assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_ACTIVE).gauge().value()).isEqualTo(2);
-			this.release.countDown();
-			assertThat(readStatusLine(holder)).isEqualTo("HTTP/1.1 200 OK");
+		try (Socket holder = send(server.port(), "/hold")) {
+			// the only worker runs the handler: its connection has left the idle wait for good
+			assertThat(this.entered.await(10, TimeUnit.SECONDS)).isTrue();
+			try (Socket waiter = send(server.port(), "/")) {
+				awaitValue(registry, AriadneServerMetrics.POOL_THREADS_BUSY, 1);
+				awaitValue(registry, AriadneServerMetrics.POOL_QUEUE_SIZE, 1);
+				assertThat(registry.get(AriadneServerMetrics.POOL_SATURATION).gauge().value()).isEqualTo(1.0);
+				assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_ACCEPTED).functionCounter().count())
+					.isEqualTo(2);
+				assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_ACTIVE).gauge().value()).isEqualTo(2);
+				this.release.countDown();
+				assertThat(readStatusLine(holder)).isEqualTo("HTTP/1.1 200 OK");
+				// release threshold 1 keeps the holder's connection, and so the worker, until it closes
+				holder.close();
+				assertThat(readStatusLine(waiter)).isEqualTo("HTTP/1.1 200 OK");
+			}
 		}
 	}
 
