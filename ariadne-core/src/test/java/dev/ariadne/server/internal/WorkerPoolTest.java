@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,7 +66,7 @@ class WorkerPoolTest {
 	@Test
 	void tellsATaskWhetherItWaitedForABusyWorker() throws Exception {
 		WorkerPool pool = pool(0, 1, 5, TimeUnit.SECONDS.toNanos(60));
-		List<Boolean> waited = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Boolean> waited = new CopyOnWriteArrayList<>();
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch done = new CountDownLatch(2);
 		pool.execute(aware(waited, () -> {
