@@ -137,6 +137,10 @@ public final class HttpExchange {
 		if (keep && !body.finished()) {
 			keep = drain(body);
 		}
+		if (request.route() != null) {
+			// a fallback handler may have reported the route it served
+			route = request.route();
+		}
 		if (this.context.hasListeners()) {
 			this.context.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
 					complete ? response.status() : 0, System.nanoTime() - startNanos, waited, pool));
