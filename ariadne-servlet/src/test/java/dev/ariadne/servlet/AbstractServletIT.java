@@ -1,0 +1,374 @@
+package dev.ariadne.servlet;
+
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.List;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletMapping;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.routing.Route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The servlet container over a real socket: mapping, the request and response basics, filters
+ * per dispatcher type, error pages, buffering and framing. One subclass per I/O model.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractServletIT {
+
+	private ServletServer server;
+
+	/**
+	 * Returns the I/O model the suite runs against.
+	 * @return the model
+	 */
+	abstract IoModel model();
+
+	@BeforeAll
+	void start() throws ServletException {
+		this.server = ServletServer.start(model(), ServletDeployment.builder()
+			.contextPath("/app")
+			.displayName("basics")
+			.errorPage(404, "/errors/not-found")
+			.errorPage(CustomFailure.class, "/errors/custom")
+			.globalErrorPage("/errors/global")
+			.initializer(AbstractServletIT::register), (config) -> config,
+				Route.get("/app/route", (request, response) -> response.send("route")));
+	}
+
+	@AfterAll
+	void stop() {
+		if (this.server != null) {
+			this.server.close();
+		}
+	}
+
+	static final class CustomFailure extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		CustomFailure(String message) {
+			super(message);
+		}
+
+	}
+
+	private static void register(ServletContext context) {
+		context.addServlet("echo", Servlets.of(AbstractServletIT::echo)).addMapping("/exact", "/prefix/*", "*.ext", "");
+		context.addServlet("default", Servlets.of((request, response) -> {
+			Servlets.write(response, "default " + describe(request));
+		})).addMapping("/");
+		context.addServlet("fail", Servlets.of(AbstractServletIT::fail)).addMapping("/fail/*");
+		context.addServlet("errors", Servlets.of((request, response) -> {
+			Servlets.write(response, "page " + request.getPathInfo() + " status="
+					+ request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) + " message="
+					+ request.getAttribute(RequestDispatcher.ERROR_MESSAGE) + " type="
+					+ simpleName(request.getAttribute(RequestDispatcher.ERROR_EXCEPTION_TYPE)) + " uri="
+					+ request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) + " dispatch="
+					+ request.getDispatcherType() + " trace=" + request.getAttribute("trace") + " response="
+					+ response.getStatus());
+		})).addMapping("/errors/*");
+		context.addServlet("buffer", Servlets.of(AbstractServletIT::buffer)).addMapping("/buffer/*");
+		context.addServlet("head", Servlets.get((request, response) -> {
+			response.setContentType("text/plain");
+			response.getOutputStream().write(new byte[5000]);
+		})).addMapping("/head");
+		context.addServlet("redirect", Servlets.of((request, response) -> {
+			response.sendRedirect(request.getParameter("to"));
+		})).addMapping("/redirect/*");
+		context.addFilter("trace", Servlets.filter((request, response, chain) -> {
+			Servlets.trace(request, request.getDispatcherType().name());
+			chain.doFilter(request, response);
+		})).addMappingForUrlPatterns(EnumSet.allOf(DispatcherType.class), false, "/*");
+		context.addFilter("by-name", Servlets.filter((request, response, chain) -> {
+			Servlets.trace(request, "by-name");
+			chain.doFilter(request, response);
+		})).addMappingForServletNames(EnumSet.of(DispatcherType.REQUEST), true, "echo");
+		context.addFilter("exact-only", Servlets.filter((request, response, chain) -> {
+			Servlets.trace(request, "exact-only");
+			chain.doFilter(request, response);
+		})).addMappingForUrlPatterns(null, false, "/exact");
+	}
+
+	private static String simpleName(Object type) {
+		return (type instanceof Class<?> clazz) ? clazz.getSimpleName() : String.valueOf(type);
+	}
+
+	private static String describe(HttpServletRequest request) {
+		HttpServletMapping mapping = request.getHttpServletMapping();
+		return "context=" + request.getContextPath() + " servlet=" + request.getServletPath() + " info="
+				+ request.getPathInfo() + " match=" + mapping.getMappingMatch() + " pattern=" + mapping.getPattern()
+				+ " value=" + mapping.getMatchValue() + " uri=" + request.getRequestURI() + " trace="
+				+ request.getAttribute("trace");
+	}
+
+	private static void echo(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		response.setContentType("text/plain;charset=UTF-8");
+		Servlets.write(response, describe(request));
+	}
+
+	private static void fail(HttpServletRequest request, HttpServletResponse response)
+			throws IOException, ServletException {
+		switch (request.getPathInfo()) {
+			case "/runtime" -> throw new IllegalStateException("boom");
+			case "/custom" -> throw new CustomFailure("custom boom");
+			case "/wrapped" -> throw new ServletException("wrapper", new CustomFailure("inner"));
+			case "/send-404" -> response.sendError(404, "nothing here");
+			case "/send-503" -> {
+				response.setHeader("Retry-After", "5");
+				response.sendError(503);
+				response.getWriter().write("ignored after sendError");
+			}
+			case "/after-commit" -> {
+				response.getWriter().write("partial");
+				response.flushBuffer();
+				throw new IllegalStateException("too late");
+			}
+			default -> response.sendError(400);
+		}
+	}
+
+	private static void buffer(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		switch (request.getPathInfo()) {
+			case "/small" -> response.getOutputStream().write(new byte[100]);
+			case "/large" -> {
+				response.setBufferSize(1024);
+				response.getOutputStream().write(new byte[10_000]);
+			}
+			case "/declared" -> {
+				response.setContentLength(3000);
+				response.getOutputStream().write(new byte[3000]);
+				response.getOutputStream().write(new byte[10]);
+			}
+			case "/flush" -> {
+				response.getWriter().write("early");
+				boolean before = response.isCommitted();
+				response.flushBuffer();
+				response.getWriter().write(" committed " + before + "/" + response.isCommitted());
+			}
+			case "/reset" -> {
+				response.setStatus(404);
+				response.setHeader("X-Dropped", "1");
+				response.getWriter().write("discarded");
+				response.reset();
+				response.setHeader("X-Kept", "1");
+				response.getOutputStream().write("kept".getBytes());
+			}
+			case "/reset-buffer" -> {
+				response.setStatus(202);
+				response.setHeader("X-Kept", "1");
+				response.getWriter().write("discarded");
+				response.resetBuffer();
+				response.getWriter().write("kept");
+			}
+			case "/reset-after-commit" -> {
+				response.getWriter().write("sent");
+				response.flushBuffer();
+				try {
+					response.reset();
+				}
+				catch (IllegalStateException ex) {
+					response.getWriter().write(" reset refused");
+				}
+			}
+			default -> response.sendError(400);
+		}
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			/app/exact           | servlet=/exact info=null match=EXACT pattern=/exact value=exact
+			/app/prefix          | servlet=/prefix info=null match=PATH pattern=/prefix/* value=
+			/app/prefix/a/b      | servlet=/prefix info=/a/b match=PATH pattern=/prefix/* value=a/b
+			/app/prefix/%61%20b  | servlet=/prefix info=/a b match=PATH pattern=/prefix/* value=a b
+			/app/dir/file.ext    | servlet=/dir/file.ext info=null match=EXTENSION pattern=*.ext value=dir/file
+			/app/prefix/file.ext | servlet=/prefix info=/file.ext match=PATH pattern=/prefix/* value=file.ext
+			/app/                | servlet= info=/ match=CONTEXT_ROOT pattern= value=
+			/app/other/thing     | servlet=/other/thing info=null match=DEFAULT pattern=/ value=
+			/app/exact/          | servlet=/exact/ info=null match=DEFAULT pattern=/ value=
+			""")
+	void mapsByTheServletRules(String path, String expected) throws IOException {
+		Wire.Reply reply = get(path);
+		assertThat(reply.status).isEqualTo(200);
+		assertThat(reply.text()).contains("context=/app " + expected + " uri=" + path);
+	}
+
+	@Test
+	void runsFiltersByUrlPatternThenByServletName() throws IOException {
+		assertThat(get("/app/exact").text()).endsWith("trace=REQUEST,exact-only,by-name");
+		assertThat(get("/app/prefix/x").text()).endsWith("trace=REQUEST,by-name");
+		assertThat(get("/app/anything").text()).endsWith("trace=REQUEST");
+	}
+
+	@Test
+	void redirectsTheBareContextPathAndRefusesPathsOutsideIt() throws IOException {
+		Wire.Reply bare = get("/app?x=1");
+		assertThat(bare.status).isEqualTo(302);
+		assertThat(bare.header("Location")).isEqualTo("/app/?x=1");
+		assertThat(get("/application").status).isEqualTo(404);
+		assertThat(get("/").status).isEqualTo(404);
+	}
+
+	@Test
+	void servesRoutesAheadOfTheServlets() throws IOException {
+		assertThat(get("/app/route").text()).isEqualTo("route");
+		assertThat(Wire.exchange(this.server.port(), "POST /app/route HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+			.text()).startsWith("default ");
+	}
+
+	@Test
+	void rejectsSuspiciousPathsBeforeAnyFilter() throws IOException {
+		Wire.Reply reply = get("/app/prefix/%2e%2e/exact");
+		assertThat(reply.status).isEqualTo(400);
+		assertThat(reply.text()).contains("dot segment");
+		assertThat(get("/app/prefix/a%2Fb").status).isEqualTo(400);
+	}
+
+	@Test
+	void showsTheErrorPageForAStatusAndTheGlobalPageOtherwise() throws IOException {
+		Wire.Reply notFound = get("/app/fail/send-404");
+		assertThat(notFound.status).isEqualTo(404);
+		assertThat(notFound.text()).isEqualTo("page /not-found status=404 message=nothing here type=null "
+				+ "uri=/app/fail/send-404 dispatch=ERROR trace=REQUEST,ERROR response=404");
+		Wire.Reply unavailable = get("/app/fail/send-503");
+		assertThat(unavailable.status).isEqualTo(503);
+		assertThat(unavailable.header("Retry-After")).isEqualTo("5");
+		assertThat(unavailable.text()).startsWith("page /global status=503 message= ");
+	}
+
+	@Test
+	void showsTheErrorPageForAnExceptionByTypeThenByRootCauseThenGlobal() throws IOException {
+		assertThat(get("/app/fail/custom").text()).startsWith("page /custom status=500 message=custom boom "
+				+ "type=CustomFailure uri=/app/fail/custom dispatch=ERROR");
+		assertThat(get("/app/fail/wrapped").text()).startsWith("page /custom status=500 message=inner "
+				+ "type=CustomFailure");
+		Wire.Reply runtime = get("/app/fail/runtime");
+		assertThat(runtime.status).isEqualTo(500);
+		assertThat(runtime.text()).startsWith("page /global status=500 message=boom type=IllegalStateException");
+	}
+
+	@Test
+	void answersAPathNoServletMapsWith404AfterItsFiltersRan() throws IOException, ServletException {
+		ServletDeployment.Builder bare = ServletDeployment.builder()
+			.errorPage(404, "/missing-too")
+			.initializer((context) -> {
+				context.addServlet("only", Servlets.of((request, response) -> Servlets.write(response, "only")))
+					.addMapping("/only");
+				context.addFilter("mark", Servlets.filter((request, response, chain) -> {
+					response.setHeader("X-Filtered", request.getDispatcherType().name());
+					chain.doFilter(request, response);
+				})).addMappingForUrlPatterns(null, false, "/*");
+			});
+		try (ServletServer plain = ServletServer.start(model(), bare)) {
+			Wire.Reply reply = Wire.exchange(plain.port(), "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n");
+			assertThat(reply.status).isEqualTo(404);
+			assertThat(reply.header("X-Filtered")).isEqualTo("REQUEST");
+			assertThat(reply.text()).isEqualTo("404 Not Found\n");
+		}
+	}
+
+	@Test
+	void closesTheConnectionWhenAServletFailsAfterCommitting() throws IOException {
+		try (Wire wire = Wire.open(this.server.port())) {
+			wire.send("GET /app/fail/after-commit HTTP/1.1\r\nHost: x\r\n\r\n");
+			Wire.Reply head = wire.readHeadOnly();
+			assertThat(head.status).isEqualTo(200);
+			assertThat(head.header("Transfer-Encoding")).isEqualTo("chunked");
+			assertThat(wire.readLine()).isEqualTo("7");
+			assertThat(wire.readLine()).isEqualTo("partial");
+			// no last chunk: the body is cut short and the connection closes
+			assertThat(wire.closedByServer()).isTrue();
+		}
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			/app/buffer/small    | length  | 100
+			/app/buffer/large    | chunked | 10000
+			/app/buffer/declared | length  | 3000
+			""")
+	void framesABodyThatFitsTheBufferWithItsLengthAndALargerOneChunked(String path, String framing, int length)
+			throws IOException {
+		Wire.Reply reply = get(path);
+		assertThat(reply.framing).isEqualTo(framing);
+		assertThat(reply.body).hasSize(length);
+	}
+
+	@Test
+	void flushBufferCommitsTheResponse() throws IOException {
+		Wire.Reply reply = get("/app/buffer/flush");
+		assertThat(reply.framing).isEqualTo("chunked");
+		assertThat(reply.text()).isEqualTo("early committed false/true");
+	}
+
+	@Test
+	void resetClearsStatusHeadersAndBodyAndResetBufferOnlyTheBody() throws IOException {
+		Wire.Reply reset = get("/app/buffer/reset");
+		assertThat(reset.status).isEqualTo(200);
+		assertThat(reset.header("X-Dropped")).isNull();
+		assertThat(reset.header("X-Kept")).isEqualTo("1");
+		assertThat(reset.text()).isEqualTo("kept");
+		Wire.Reply resetBuffer = get("/app/buffer/reset-buffer");
+		assertThat(resetBuffer.status).isEqualTo(202);
+		assertThat(resetBuffer.header("X-Kept")).isEqualTo("1");
+		assertThat(resetBuffer.text()).isEqualTo("kept");
+		assertThat(get("/app/buffer/reset-after-commit").text()).isEqualTo("sent reset refused");
+	}
+
+	@Test
+	void answersHeadWithTheHeadersOfGetAndNoBody() throws IOException {
+		try (Wire wire = Wire.open(this.server.port())) {
+			Wire.Reply head = wire.send("HEAD /app/head HTTP/1.1\r\nHost: x\r\n\r\n").readHead();
+			assertThat(head.status).isEqualTo(200);
+			assertThat(head.header("Content-Length")).isEqualTo("5000");
+			// the connection carries on: the next response starts right after the head
+			Wire.Reply next = wire.send("GET /app/head HTTP/1.1\r\nHost: x\r\n\r\n").read();
+			assertThat(next.body).hasSize(5000);
+		}
+	}
+
+	@Test
+	void redirectsToResolvedLocations() throws IOException {
+		assertThat(get("/app/redirect/a/b?to=c").header("Location")).isEqualTo("/app/redirect/a/c");
+		assertThat(get("/app/redirect/a/b?to=/elsewhere").header("Location")).isEqualTo("/elsewhere");
+		Wire.Reply absolute = get("/app/redirect/x?to=http://example.com/y");
+		assertThat(absolute.status).isEqualTo(302);
+		assertThat(absolute.header("Location")).isEqualTo("http://example.com/y");
+		assertThat(absolute.body).isEmpty();
+	}
+
+	@Test
+	void keepsTheConnectionAcrossServletResponses() throws IOException {
+		try (Wire wire = Wire.open(this.server.port())) {
+			for (int i = 0; i < 3; i++) {
+				Wire.Reply reply = wire.send("GET /app/exact HTTP/1.1\r\nHost: x\r\n\r\n").read();
+				assertThat(reply.status).isEqualTo(200);
+				assertThat(reply.closes()).isFalse();
+			}
+		}
+	}
+
+	Wire.Reply get(String path) throws IOException {
+		return Wire.exchange(this.server.port(), "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+	}
+
+	List<String> lines(Wire.Reply reply) {
+		return List.of(reply.text().split("\n"));
+	}
+
+}
