@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.server.AriadneServer;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -24,7 +25,8 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = AriadneAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
-				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration" })
+				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration",
+				"dev.ariadne.autoconfigure.web.AriadneServletWebServerAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, AriadneServer.class })
 @ConditionalOnBean(MeterRegistry.class)
 public final class AriadneMetricsAutoConfiguration {
@@ -40,6 +42,13 @@ public final class AriadneMetricsAutoConfiguration {
 	@ConditionalOnMissingBean(name = "ariadneServerMetrics")
 	AriadneServerMetrics ariadneServerMetrics(AriadneServer ariadneServer) {
 		return new AriadneServerMetrics(ariadneServer.stats(), AriadneServer.version(), List.of());
+	}
+
+	@Bean
+	@ConditionalOnBean(AriadneServers.class)
+	@ConditionalOnMissingBean
+	AriadneServersMetrics ariadneServersMetrics(AriadneServers servers, MeterRegistry registry) {
+		return new AriadneServersMetrics(servers, registry);
 	}
 
 	@Bean
