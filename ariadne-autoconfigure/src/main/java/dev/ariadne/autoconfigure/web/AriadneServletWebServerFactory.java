@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,10 +17,12 @@ import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.FallbackPools;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.RequestListener;
+import dev.ariadne.servlet.GzipCompressionFilter;
 import dev.ariadne.servlet.ServletDeployment;
 
 import org.springframework.boot.web.error.ErrorPage;
 import org.springframework.boot.web.server.AbstractConfigurableWebServerFactory;
+import org.springframework.boot.web.server.Compression;
 import org.springframework.boot.web.server.Cookie;
 import org.springframework.boot.web.server.Shutdown;
 import org.springframework.boot.web.server.WebServer;
@@ -29,6 +32,7 @@ import org.springframework.boot.web.server.servlet.CookieSameSiteSupplier;
 import org.springframework.boot.web.server.servlet.ServletContextInitializers;
 import org.springframework.boot.web.server.servlet.ServletWebServerSettings;
 import org.springframework.boot.web.servlet.ServletContextInitializer;
+import org.springframework.util.unit.DataSize;
 
 /**
  * A {@link ConfigurableServletWebServerFactory} that serves a Spring servlet application
@@ -249,6 +253,15 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 		if (settings.getDocumentRoot() != null) {
 			File root = settings.getDocumentRoot();
 			deployment.documentRoot(root.toPath());
+		}
+		Compression compression = getCompression();
+		if (compression != null && compression.getEnabled()) {
+			DataSize minSize = compression.getMinResponseSize();
+			deployment.initializer(GzipCompressionFilter.initializer(new GzipCompressionFilter(
+					Set.of(compression.getMimeTypes()),
+					(compression.getExcludedUserAgents() != null) ? List.of(compression.getExcludedUserAgents())
+							: List.of(),
+					(minSize != null) ? (int) Math.min(Integer.MAX_VALUE, minSize.toBytes()) : 0)));
 		}
 		String serverHeader = getServerHeader();
 		if (serverHeader != null && !serverHeader.isBlank()) {

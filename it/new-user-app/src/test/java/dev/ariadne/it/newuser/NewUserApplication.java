@@ -19,4 +19,14 @@ public class NewUserApplication {
 		return Map.of("greeting", "Hello, " + name + "!");
 	}
 
+	@GetMapping(path = "/text/{size}", produces = "text/plain")
+	String text(@PathVariable int size) {
+		return "a".repeat(size);
+	}
+
+	@GetMapping("/fail")
+	String fail() {
+		throw new IllegalStateException("failed on purpose");
+	}
+
 }
