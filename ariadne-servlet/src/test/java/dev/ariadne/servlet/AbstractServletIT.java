@@ -104,6 +104,9 @@ abstract class AbstractServletIT {
 					+ request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) + " included-info="
 					+ request.getAttribute(RequestDispatcher.INCLUDE_PATH_INFO));
 		})).addMapping("/target/*");
+		context.addServlet("upload", Servlets.of(AbstractServletIT::upload)).setMultipartConfig(
+				new jakarta.servlet.MultipartConfigElement("", 64 * 1024, 200 * 1024, 1024));
+		context.getServletRegistration("upload").addMapping("/upload");
 		context.getSessionCookieConfig().setAttribute("SameSite", "Lax");
 		context.addFilter("trace", Servlets.filter((request, response, chain) -> {
 			Servlets.trace(request, request.getDispatcherType().name());
@@ -176,6 +179,31 @@ abstract class AbstractServletIT {
 					+ request.isRequestedSessionIdValid();
 		};
 		Servlets.write(response, text);
+	}
+
+	private static void upload(HttpServletRequest request, HttpServletResponse response)
+			throws IOException, ServletException {
+		StringBuilder text = new StringBuilder("field=" + request.getParameter("field") + " note="
+				+ request.getParameter("note") + " query=" + request.getParameter("q"));
+		java.io.File tempdir = (java.io.File) request.getServletContext().getAttribute(ServletContext.TEMPDIR);
+		for (jakarta.servlet.http.Part part : request.getParts()) {
+			byte[] content = part.getInputStream().readAllBytes();
+			int sum = 0;
+			for (byte b : content) {
+				sum += b & 0xFF;
+			}
+			text.append(" | ").append(part.getName()).append(' ').append(part.getSubmittedFileName()).append(' ')
+				.append(part.getSize()).append(' ').append(part.getContentType()).append(" sum=").append(sum);
+		}
+		text.append(" | spooled=").append(spooled(tempdir));
+		response.setContentType("text/plain;charset=UTF-8");
+		Servlets.write(response, text.toString());
+	}
+
+	static long spooled(java.io.File directory) throws IOException {
+		try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(directory.toPath())) {
+			return files.filter((file) -> file.getFileName().toString().startsWith("upload-")).count();
+		}
 	}
 
 	private static void dispatch(HttpServletRequest request, HttpServletResponse response)
@@ -559,6 +587,63 @@ abstract class AbstractServletIT {
 			Await.until(() -> events.size() == 2, () -> "events: " + events);
 			assertThat(events).containsExactly("created", "destroyed kept until expiry");
 		}
+	}
+
+	@Test
+	void readsMultipartFieldsAndFilesSpoolingLargePartsToTemporaryFiles() throws IOException {
+		byte[] small = new byte[100];
+		byte[] large = new byte[50_000];
+		java.util.Arrays.fill(small, (byte) 1);
+		java.util.Arrays.fill(large, (byte) 2);
+		Multipart body = new Multipart()
+			.field("field", "café €")
+			.file("small", "a.txt", "text/plain", small)
+			.file("large", "b.bin", "application/octet-stream", large)
+			.field("note", "last");
+		Wire.Reply reply = Wire.exchange(this.server.port(), body.request("/app/upload?q=1", false));
+		assertThat(reply.status).isEqualTo(200);
+		assertThat(reply.text()).isEqualTo("field=café € note=last query=1 | field null 9 null sum=1222 "
+				+ "| small a.txt 100 text/plain sum=100 | large b.bin 50000 application/octet-stream sum=100000 "
+				+ "| note null 4 null sum=436 | spooled=1");
+		java.io.File tempdir = (java.io.File) this.server.deployment().servletContext()
+			.getAttribute(ServletContext.TEMPDIR);
+		assertThat(spooled(tempdir)).isZero();
+	}
+
+	@Test
+	void readsAChunkedMultipartBody() throws IOException {
+		Multipart body = new Multipart().field("field", "chunked").file("f", "c.txt", "text/plain", new byte[3000]);
+		Wire.Reply reply = Wire.exchange(this.server.port(), body.request("/app/upload", true));
+		assertThat(reply.status).isEqualTo(200);
+		assertThat(reply.text()).startsWith("field=chunked").contains("| f c.txt 3000 text/plain sum=0");
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			70000  | 1 | false
+			70000  | 1 | true
+			60000  | 4 | false
+			60000  | 4 | true
+			""")
+	void refusesAMultipartRequestOverItsLimitsWith413(int fileSize, int files, boolean chunked) throws IOException {
+		Multipart body = new Multipart();
+		for (int i = 0; i < files; i++) {
+			body.file("f" + i, "big" + i + ".bin", "application/octet-stream", new byte[fileSize]);
+		}
+		Wire.Reply reply = Wire.exchangeEarlyAnswer(this.server.port(), body.request("/app/upload", chunked));
+		assertThat(reply.status).isEqualTo(413);
+		java.io.File tempdir = (java.io.File) this.server.deployment().servletContext()
+			.getAttribute(ServletContext.TEMPDIR);
+		assertThat(spooled(tempdir)).isZero();
+	}
+
+	@Test
+	void refusesAMalformedMultipartBodyWith400() throws IOException {
+		String body = "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno closing delimiter";
+		Wire.Reply reply = Wire.exchange(this.server.port(), "POST /app/upload HTTP/1.1\r\nHost: x\r\n"
+				+ "Content-Type: multipart/form-data; boundary=xyz\r\nContent-Length: " + body.length() + "\r\n\r\n"
+				+ body);
+		assertThat(reply.status).isEqualTo(400);
 	}
 
 	@Test
