@@ -165,6 +165,10 @@ final class ExchangeResponse implements HttpServletResponse {
 		for (Cookie cookie : this.cookies) {
 			this.core.header("Set-Cookie", CookieCodec.format(cookie, this.context.sameSite(cookie)));
 		}
+		String server = this.context.settings().serverHeader();
+		if (server != null && !this.headers.contains("Server")) {
+			this.core.header("Server", server);
+		}
 	}
 
 	/**

@@ -195,7 +195,7 @@ final class ServletExchange {
 		}
 		ServletMatch match = this.request.match();
 		if (this.response.getStatus() == HttpServletResponse.SC_NOT_FOUND || match == null
-				|| this.context.isNotFound(match.servlet())) {
+				|| this.context.registry().isNotFound(match.servlet())) {
 			return RequestEvent.NOT_FOUND;
 		}
 		return match.pattern();
@@ -253,8 +253,8 @@ final class ServletExchange {
 	 */
 	void invoke(DispatcherType type, ServletRequest request, ServletResponse response, ServletMatch match,
 			boolean byName) throws IOException, ServletException {
-		List<FilterEntry> filters = byName ? this.context.filtersForName(type, match.servlet())
-				: this.context.filtersFor(type, match);
+		List<FilterEntry> filters = byName ? this.context.registry().filtersForName(type, match.servlet())
+				: this.context.registry().filtersFor(type, match);
 		boolean supported = match.servlet().asyncSupported();
 		for (FilterEntry filter : filters) {
 			supported &= filter.asyncSupported();
