@@ -264,14 +264,14 @@ final class ExchangeRequest implements HttpServletRequest {
 			Parameters parsed = new Parameters();
 			String encoding = getCharacterEncoding();
 			parsed.addEncoded(this.query, (encoding != null) ? bodyCharset() : StandardCharsets.UTF_8);
-			if (this.inputMode == 0 && "POST".equals(getMethod())) {
-				String type = MediaTypes.type(getContentType());
-				if (FORM.equals(type)) {
-					parsed.addEncoded(readForm(), bodyCharset());
-				}
-				else if (MULTIPART.equals(type) && this.exchange.multipartConfig() != null) {
-					multipart().addFieldsTo(parsed, getCharacterEncoding());
-				}
+			String type = MediaTypes.type(getContentType());
+			if (MULTIPART.equals(type) && (this.parts != null
+					|| (this.inputMode == 0 && this.exchange.multipartConfig() != null))) {
+				// parts read by getParts() before (Spring's multipart resolver) count too
+				multipart().addFieldsTo(parsed, getCharacterEncoding());
+			}
+			else if (this.inputMode == 0 && "POST".equals(getMethod()) && FORM.equals(type)) {
+				parsed.addEncoded(readForm(), bodyCharset());
 			}
 			this.parameters = parsed;
 		}

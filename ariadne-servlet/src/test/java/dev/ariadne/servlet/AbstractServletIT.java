@@ -106,7 +106,7 @@ abstract class AbstractServletIT {
 		})).addMapping("/target/*");
 		context.addServlet("upload", Servlets.of(AbstractServletIT::upload)).setMultipartConfig(
 				new jakarta.servlet.MultipartConfigElement("", 64 * 1024, 200 * 1024, 1024));
-		context.getServletRegistration("upload").addMapping("/upload");
+		context.getServletRegistration("upload").addMapping("/upload", "/upload-parts-first");
 		context.getSessionCookieConfig().setAttribute("SameSite", "Lax");
 		context.addFilter("trace", Servlets.filter((request, response, chain) -> {
 			Servlets.trace(request, request.getDispatcherType().name());
@@ -183,6 +183,12 @@ abstract class AbstractServletIT {
 
 	private static void upload(HttpServletRequest request, HttpServletResponse response)
 			throws IOException, ServletException {
+		if (request.getServletPath().equals("/upload-parts-first")) {
+			// as Spring's multipart resolver does: the parts first, the fields as parameters after
+			int parts = request.getParts().size();
+			Servlets.write(response, parts + " parts, field=" + request.getParameter("field"));
+			return;
+		}
 		StringBuilder text = new StringBuilder("field=" + request.getParameter("field") + " note="
 				+ request.getParameter("note") + " query=" + request.getParameter("q"));
 		java.io.File tempdir = (java.io.File) request.getServletContext().getAttribute(ServletContext.TEMPDIR);
@@ -608,6 +614,13 @@ abstract class AbstractServletIT {
 		java.io.File tempdir = (java.io.File) this.server.deployment().servletContext()
 			.getAttribute(ServletContext.TEMPDIR);
 		assertThat(spooled(tempdir)).isZero();
+	}
+
+	@Test
+	void showsMultipartFieldsAsParametersAfterThePartsWereRead() throws IOException {
+		Multipart body = new Multipart().field("field", "value").file("f", "a.txt", "text/plain", new byte[10]);
+		Wire.Reply reply = Wire.exchange(this.server.port(), body.request("/app/upload-parts-first", false));
+		assertThat(reply.text()).isEqualTo("2 parts, field=value");
 	}
 
 	@Test
