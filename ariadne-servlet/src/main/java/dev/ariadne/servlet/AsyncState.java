@@ -307,7 +307,8 @@ final class AsyncState implements AsyncContext {
 				return;
 			}
 			if (!this.started) {
-				throw new IllegalStateException("complete() needs async mode (startAsync)");
+				// during an async dispatch that did not restart the cycle: its end completes it
+				return;
 			}
 			if (this.pending == Action.DISPATCH) {
 				// the dispatch will complete the cycle unless it restarts it

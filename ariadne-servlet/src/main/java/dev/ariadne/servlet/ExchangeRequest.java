@@ -143,7 +143,7 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public Object getAttribute(String name) {
-		return this.attributes.get(name);
+		return (name != null) ? this.attributes.get(name) : null;
 	}
 
 	@Override
@@ -166,6 +166,9 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public void removeAttribute(String name) {
+		if (name == null) {
+			return;
+		}
 		Object old = this.attributes.remove(name);
 		if (old != null) {
 			this.context.listeners().requestAttribute(this.context, this, name, old, null);

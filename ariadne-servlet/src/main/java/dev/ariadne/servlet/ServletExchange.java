@@ -163,8 +163,24 @@ final class ServletExchange {
 		try {
 			this.response.finish();
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (IOException ex) {
 			this.abort = ex;
+		}
+		catch (RuntimeException ex) {
+			if (this.response.isHeadCommitted()) {
+				this.abort = ex;
+				return;
+			}
+			// the head could not be written (a bad status): still time for the error page
+			failure(ex);
+			if (this.abort == null) {
+				try {
+					this.response.finish();
+				}
+				catch (IOException | RuntimeException again) {
+					this.abort = again;
+				}
+			}
 		}
 	}
 

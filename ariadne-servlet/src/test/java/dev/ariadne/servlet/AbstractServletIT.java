@@ -261,6 +261,18 @@ abstract class AbstractServletIT {
 				response.sendError(503);
 				response.getWriter().write("ignored after sendError");
 			}
+			case "/bad-status" -> {
+				response.setStatus(150);
+				response.getWriter().write("never sent");
+			}
+			case "/bad-cookie" -> {
+				try {
+					response.addCookie(new jakarta.servlet.http.Cookie("c", "two words"));
+				}
+				catch (IllegalArgumentException ex) {
+					response.getWriter().write("refused: " + ex.getMessage());
+				}
+			}
 			case "/after-commit" -> {
 				response.getWriter().write("partial");
 				response.flushBuffer();
@@ -387,6 +399,17 @@ abstract class AbstractServletIT {
 		Wire.Reply runtime = get("/app/fail/runtime");
 		assertThat(runtime.status).isEqualTo(500);
 		assertThat(runtime.text()).startsWith("page /global status=500 message=boom type=IllegalStateException");
+	}
+
+	@Test
+	void refusesWhatCannotBeWrittenWhileTheApplicationCanStillAnswer() throws IOException {
+		Wire.Reply status = get("/app/fail/bad-status");
+		assertThat(status.status).isEqualTo(500);
+		assertThat(status.text()).startsWith("page /global status=500 message=Status 150 cannot be sent");
+		Wire.Reply cookie = get("/app/fail/bad-cookie");
+		assertThat(cookie.status).isEqualTo(200);
+		assertThat(cookie.headers("Set-Cookie")).isEmpty();
+		assertThat(cookie.text()).startsWith("refused: Cookie 'c' has a character not allowed");
 	}
 
 	@Test
