@@ -161,8 +161,8 @@ final class AsyncState implements AsyncContext {
 				this.exchange.suspension().runUntil(this::hasAction);
 				continue;
 			}
+			// the dispatch tells this state when it begins and returns, as the request dispatch does
 			this.exchange.asyncDispatch(this.request, this.response, target);
-			dispatchReturned();
 		}
 	}
 

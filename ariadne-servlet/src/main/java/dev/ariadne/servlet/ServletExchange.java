@@ -52,7 +52,7 @@ final class ServletExchange {
 
 	private NonBlockingIo nonBlocking;
 
-	private AsyncState async;
+	private volatile AsyncState async;
 
 	private ServletEntry currentServlet;
 

@@ -13,6 +13,8 @@ import jakarta.servlet.ServletRequestEvent;
 import jakarta.servlet.ServletRequestListener;
 import jakarta.servlet.SessionTrackingMode;
 import jakarta.servlet.http.HttpSession;
+import jakarta.servlet.http.HttpSessionAttributeListener;
+import jakarta.servlet.http.HttpSessionBindingEvent;
 import jakarta.servlet.http.HttpSessionEvent;
 import jakarta.servlet.http.HttpSessionIdListener;
 
@@ -35,7 +37,7 @@ class DeploymentFeaturesIT {
 	private static final IoModel MODEL = IoModel.EVENT_LOOP;
 
 	@Test
-	void tellsRequestAndSessionIdListeners() throws IOException, ServletException {
+	void tellsRequestSessionAttributeAndSessionIdListeners() throws IOException, ServletException {
 		List<String> events = new CopyOnWriteArrayList<>();
 		ServletDeployment.Builder deployment = ServletDeployment.builder().initializer((context) -> {
 			context.addListener(new ServletRequestListener() {
@@ -53,16 +55,39 @@ class DeploymentFeaturesIT {
 			});
 			context.addListener((HttpSessionIdListener) (HttpSessionEvent event, String oldId) -> events
 				.add("id changed " + !oldId.equals(event.getSession().getId())));
+			context.addListener(new HttpSessionAttributeListener() {
+
+				@Override
+				public void attributeAdded(HttpSessionBindingEvent event) {
+					events.add("session attribute added " + event.getName() + "=" + event.getValue());
+				}
+
+				@Override
+				public void attributeReplaced(HttpSessionBindingEvent event) {
+					events.add("session attribute replaced " + event.getName() + "=" + event.getValue());
+				}
+
+				@Override
+				public void attributeRemoved(HttpSessionBindingEvent event) {
+					events.add("session attribute removed " + event.getName() + "=" + event.getValue());
+				}
+
+			});
 			context.addServlet("s", Servlets.of((request, response) -> {
 				request.setAttribute("seen", "yes");
-				request.getSession();
+				HttpSession session = request.getSession();
+				session.setAttribute("a", "1");
+				session.setAttribute("a", "2");
+				session.removeAttribute("a");
 				request.changeSessionId();
 			})).addMapping("/");
 		});
 		try (ServletServer server = ServletServer.start(MODEL, deployment)) {
 			assertThat(Wire.exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n").status).isEqualTo(200);
-			Await.until(() -> events.size() == 3, () -> "events: " + events);
-			assertThat(events).containsExactly("initialized null", "id changed true", "destroyed yes");
+			Await.until(() -> events.size() == 6, () -> "events: " + events);
+			assertThat(events).containsExactly("initialized null", "session attribute added a=1",
+					"session attribute replaced a=1", "session attribute removed a=2", "id changed true",
+					"destroyed yes");
 		}
 	}
 
