@@ -161,8 +161,8 @@ final class AsyncState implements AsyncContext {
 				this.exchange.suspension().runUntil(this::hasAction);
 				continue;
 			}
+			// the dispatch tells this state when it begins and returns, as the request dispatch does
 			this.exchange.asyncDispatch(this.request, this.response, target);
-			dispatchReturned();
 		}
 	}
 
@@ -307,7 +307,8 @@ final class AsyncState implements AsyncContext {
 				return;
 			}
 			if (!this.started) {
-				throw new IllegalStateException("complete() needs async mode (startAsync)");
+				// during an async dispatch that did not restart the cycle: its end completes it
+				return;
 			}
 			if (this.pending == Action.DISPATCH) {
 				// the dispatch will complete the cycle unless it restarts it

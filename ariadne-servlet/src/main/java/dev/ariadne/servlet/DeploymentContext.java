@@ -12,15 +12,12 @@ import java.util.Enumeration;
 import java.util.EnumSet;
 import java.util.EventListener;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.RequestDispatcher;
@@ -61,31 +58,19 @@ final class DeploymentContext implements ServletContext {
 
 	private final Map<String, String> initParameters = new LinkedHashMap<>();
 
-	private final Map<String, ServletEntry> servlets = new LinkedHashMap<>();
-
-	private final Map<String, FilterEntry> filters = new LinkedHashMap<>();
-
-	private final List<FilterMapping> filterMappingsBefore = new ArrayList<>();
-
-	private final List<FilterMapping> filterMappingsAfter = new ArrayList<>();
-
-	private volatile List<FilterMapping> filterMappings = List.of();
-
 	private final ContextListeners listeners = new ContextListeners();
 
 	private final SessionCookieSettings sessionCookie = new SessionCookieSettings(this);
 
-	private final ServletEntry notFound;
+	private final Registry registry;
 
 	private final SessionStore sessions;
-
-	private volatile ServletMapper mapper;
 
 	private volatile State state = State.NEW;
 
 	private Set<SessionTrackingMode> trackingModes = DEFAULT_TRACKING;
 
-	private int sessionTimeoutMinutes;
+	private int sessionTimeoutSeconds;
 
 	private String requestEncoding;
 
@@ -94,9 +79,9 @@ final class DeploymentContext implements ServletContext {
 	DeploymentContext(Settings settings) {
 		this.settings = settings;
 		this.initParameters.putAll(settings.initParameters());
-		this.sessionTimeoutMinutes = (int) Math.max(0, settings.sessionTimeout().toMinutes());
-		this.notFound = new ServletEntry(this, "ariadne-not-found", new NotFoundServlet(), null,
-				NotFoundServlet.class.getName());
+		this.sessionTimeoutSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(0, settings.sessionTimeout().toSeconds()));
+		this.registry = new Registry(new ServletEntry(this, "ariadne-not-found", new NotFoundServlet(), null,
+				NotFoundServlet.class.getName()));
 		this.sessions = new SessionStore(this);
 	}
 
@@ -142,110 +127,20 @@ final class DeploymentContext implements ServletContext {
 		}
 	}
 
-	Set<String> mappedElsewhere(ServletEntry servlet, String... patterns) {
-		Set<String> conflicts = new LinkedHashSet<>();
-		synchronized (this.servlets) {
-			for (ServletEntry other : this.servlets.values()) {
-				if (other != servlet) {
-					for (String pattern : patterns) {
-						if (other.getMappings().contains(pattern)) {
-							conflicts.add(pattern);
-						}
-					}
-				}
-			}
-		}
-		return conflicts;
+	/**
+	 * Returns the session timeout in seconds, as sessions start with it.
+	 * @return the timeout, 0 for sessions that never expire
+	 */
+	int sessionTimeoutSeconds() {
+		return this.sessionTimeoutSeconds;
 	}
 
-	void mappingsChanged() {
-		this.mapper = null;
+	Registry registry() {
+		return this.registry;
 	}
 
 	ServletMapper mapper() {
-		ServletMapper current = this.mapper;
-		if (current == null) {
-			synchronized (this.servlets) {
-				current = new ServletMapper(new ArrayList<>(this.servlets.values()), this.notFound);
-				this.mapper = current;
-			}
-		}
-		return current;
-	}
-
-	void addFilterMapping(FilterMapping mapping, boolean isMatchAfter) {
-		synchronized (this.filters) {
-			(isMatchAfter ? this.filterMappingsAfter : this.filterMappingsBefore).add(mapping);
-			List<FilterMapping> all = new ArrayList<>(this.filterMappingsBefore);
-			all.addAll(this.filterMappingsAfter);
-			this.filterMappings = List.copyOf(all);
-		}
-	}
-
-	/**
-	 * Returns the filters that apply to a dispatch, in order: those matching by URL pattern,
-	 * then those matching by servlet name (Servlet 6.1 section 6.2.4).
-	 * @param type the dispatcher type
-	 * @param match the target of the dispatch
-	 * @return the filters, possibly empty
-	 */
-	List<FilterEntry> filtersFor(DispatcherType type, ServletMatch match) {
-		List<FilterMapping> mappings = this.filterMappings;
-		if (mappings.isEmpty()) {
-			return List.of();
-		}
-		List<FilterEntry> chain = new ArrayList<>(mappings.size());
-		for (FilterMapping mapping : mappings) {
-			if (mapping.matchesUrl(type, match)) {
-				chain.add(mapping.filter());
-			}
-		}
-		String servletName = match.servlet().getName();
-		for (FilterMapping mapping : mappings) {
-			if (mapping.matchesServlet(type, servletName)) {
-				chain.add(mapping.filter());
-			}
-		}
-		return chain;
-	}
-
-	/**
-	 * Returns the filters that apply to a dispatch to a servlet by name: those mapped to the
-	 * servlet's name.
-	 * @param type the dispatcher type
-	 * @param servlet the servlet
-	 * @return the filters, possibly empty
-	 */
-	List<FilterEntry> filtersForName(DispatcherType type, ServletEntry servlet) {
-		List<FilterEntry> chain = new ArrayList<>();
-		for (FilterMapping mapping : this.filterMappings) {
-			if (mapping.matchesServlet(type, servlet.getName())) {
-				chain.add(mapping.filter());
-			}
-		}
-		return chain;
-	}
-
-	boolean isNotFound(ServletEntry servlet) {
-		return servlet == this.notFound;
-	}
-
-	ServletEntry servlet(String name) {
-		synchronized (this.servlets) {
-			return this.servlets.get(name);
-		}
-	}
-
-	List<ServletEntry> servletEntries() {
-		synchronized (this.servlets) {
-			return new ArrayList<>(this.servlets.values());
-		}
-	}
-
-	List<FilterEntry> filterEntries() {
-		synchronized (this.filters) {
-			return new ArrayList<>(this.filters.values());
-		}
+		return this.registry.mapper();
 	}
 
 	/**
@@ -354,7 +249,7 @@ final class DeploymentContext implements ServletContext {
 
 	@Override
 	public RequestDispatcher getNamedDispatcher(String name) {
-		ServletEntry servlet = (name != null) ? servlet(name) : null;
+		ServletEntry servlet = (name != null) ? this.registry.servlet(name) : null;
 		return (servlet != null) ? ServletDispatcher.named(this, servlet) : null;
 	}
 
@@ -470,15 +365,7 @@ final class DeploymentContext implements ServletContext {
 		if (name == null || name.isEmpty()) {
 			throw new IllegalArgumentException("A servlet needs a name");
 		}
-		synchronized (this.servlets) {
-			if (this.servlets.containsKey(name)) {
-				return null;
-			}
-			ServletEntry entry = new ServletEntry(this, name, servlet, type, className);
-			this.servlets.put(name, entry);
-			this.mapper = null;
-			return entry;
-		}
+		return this.registry.add(new ServletEntry(this, name, servlet, type, className));
 	}
 
 	@Override
@@ -493,14 +380,12 @@ final class DeploymentContext implements ServletContext {
 
 	@Override
 	public ServletRegistration getServletRegistration(String servletName) {
-		return servlet(servletName);
+		return this.registry.servlet(servletName);
 	}
 
 	@Override
 	public Map<String, ? extends ServletRegistration> getServletRegistrations() {
-		synchronized (this.servlets) {
-			return Collections.unmodifiableMap(new LinkedHashMap<>(this.servlets));
-		}
+		return this.registry.servletMap();
 	}
 
 	@Override
@@ -527,14 +412,7 @@ final class DeploymentContext implements ServletContext {
 		if (name == null || name.isEmpty()) {
 			throw new IllegalArgumentException("A filter needs a name");
 		}
-		synchronized (this.filters) {
-			if (this.filters.containsKey(name)) {
-				return null;
-			}
-			FilterEntry entry = new FilterEntry(this, name, filter, type, className);
-			this.filters.put(name, entry);
-			return entry;
-		}
+		return this.registry.add(new FilterEntry(this, name, filter, type, className));
 	}
 
 	@Override
@@ -544,16 +422,12 @@ final class DeploymentContext implements ServletContext {
 
 	@Override
 	public FilterRegistration getFilterRegistration(String filterName) {
-		synchronized (this.filters) {
-			return this.filters.get(filterName);
-		}
+		return this.registry.filter(filterName);
 	}
 
 	@Override
 	public Map<String, ? extends FilterRegistration> getFilterRegistrations() {
-		synchronized (this.filters) {
-			return Collections.unmodifiableMap(new LinkedHashMap<>(this.filters));
-		}
+		return this.registry.filterMap();
 	}
 
 	@Override
@@ -655,13 +529,13 @@ final class DeploymentContext implements ServletContext {
 
 	@Override
 	public int getSessionTimeout() {
-		return this.sessionTimeoutMinutes;
+		return this.sessionTimeoutSeconds / 60;
 	}
 
 	@Override
 	public void setSessionTimeout(int sessionTimeout) {
 		checkNotInitialized("set the session timeout");
-		this.sessionTimeoutMinutes = sessionTimeout;
+		this.sessionTimeoutSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(0, sessionTimeout * 60L));
 	}
 
 	@Override

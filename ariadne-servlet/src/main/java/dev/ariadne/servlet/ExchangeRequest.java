@@ -33,7 +33,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.SessionTrackingMode;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
@@ -95,13 +94,7 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	private String requestId;
 
-	private boolean sessionResolved;
-
-	private String requestedSessionId;
-
-	private boolean requestedSessionIdFromCookie;
-
-	private MemorySession session;
+	private final RequestSession session;
 
 	ExchangeRequest(ServletExchange exchange, Request core, String requestUri, String query, String pathInContext) {
 		this.exchange = exchange;
@@ -111,6 +104,7 @@ final class ExchangeRequest implements HttpServletRequest {
 		this.query = query;
 		this.pathInContext = pathInContext;
 		this.input = new RequestInput(exchange, core.body());
+		this.session = new RequestSession(exchange, this);
 	}
 
 	Request core() {
@@ -142,14 +136,14 @@ final class ExchangeRequest implements HttpServletRequest {
 	}
 
 	MemorySession currentSession() {
-		return this.session;
+		return this.session.current();
 	}
 
 	// ---- attributes
 
 	@Override
 	public Object getAttribute(String name) {
-		return this.attributes.get(name);
+		return (name != null) ? this.attributes.get(name) : null;
 	}
 
 	@Override
@@ -172,6 +166,9 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public void removeAttribute(String name) {
+		if (name == null) {
+			return;
+		}
 		Object old = this.attributes.remove(name);
 		if (old != null) {
 			this.context.listeners().requestAttribute(this.context, this, name, old, null);
@@ -270,14 +267,14 @@ final class ExchangeRequest implements HttpServletRequest {
 			Parameters parsed = new Parameters();
 			String encoding = getCharacterEncoding();
 			parsed.addEncoded(this.query, (encoding != null) ? bodyCharset() : StandardCharsets.UTF_8);
-			if (this.inputMode == 0 && "POST".equals(getMethod())) {
-				String type = MediaTypes.type(getContentType());
-				if (FORM.equals(type)) {
-					parsed.addEncoded(readForm(), bodyCharset());
-				}
-				else if (MULTIPART.equals(type) && this.exchange.multipartConfig() != null) {
-					multipart().addFieldsTo(parsed, getCharacterEncoding());
-				}
+			String type = MediaTypes.type(getContentType());
+			if (MULTIPART.equals(type) && (this.parts != null
+					|| (this.inputMode == 0 && this.exchange.multipartConfig() != null))) {
+				// parts read by getParts() before (Spring's multipart resolver) count too
+				multipart().addFieldsTo(parsed, getCharacterEncoding());
+			}
+			else if (this.inputMode == 0 && "POST".equals(getMethod()) && FORM.equals(type)) {
+				parsed.addEncoded(readForm(), bodyCharset());
 			}
 			this.parameters = parsed;
 		}
@@ -639,34 +636,7 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public HttpSession getSession(boolean create) {
-		MemorySession current = this.session;
-		if (current != null && current.isValid()) {
-			return current;
-		}
-		this.session = null;
-		if (!this.sessionResolved) {
-			this.sessionResolved = true;
-			MemorySession found = findRequestedSession();
-			if (found != null) {
-				this.session = found;
-				this.exchange.accessed(found);
-				return found;
-			}
-		}
-		if (!create) {
-			return null;
-		}
-		boolean cookies = this.context.getEffectiveSessionTrackingModes().contains(SessionTrackingMode.COOKIE);
-		if (cookies && this.exchange.response().isCommitted()) {
-			throw new IllegalStateException("Cannot create a session after the response has been committed");
-		}
-		MemorySession created = this.context.sessions().create();
-		this.session = created;
-		this.exchange.accessed(created);
-		if (cookies) {
-			this.exchange.response().sessionCookie(created.getId());
-		}
-		return created;
+		return this.session.get(create);
 	}
 
 	@Override
@@ -676,78 +646,27 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public String changeSessionId() {
-		HttpSession current = getSession(false);
-		if (current == null) {
-			throw new IllegalStateException("The request has no session whose id could change");
-		}
-		String id = this.context.sessions().changeId((MemorySession) current);
-		if (this.context.getEffectiveSessionTrackingModes().contains(SessionTrackingMode.COOKIE)) {
-			this.exchange.response().sessionCookie(id);
-		}
-		return id;
-	}
-
-	private MemorySession findRequestedSession() {
-		Set<SessionTrackingMode> modes = this.context.getEffectiveSessionTrackingModes();
-		String cookieName = this.context.getSessionCookieConfig().getName();
-		if (modes.contains(SessionTrackingMode.COOKIE)) {
-			Cookie[] all = getCookies();
-			if (all != null) {
-				for (Cookie cookie : all) {
-					if (cookie.getName().equals(cookieName)) {
-						if (this.requestedSessionId == null) {
-							this.requestedSessionId = cookie.getValue();
-							this.requestedSessionIdFromCookie = true;
-						}
-						MemorySession found = this.context.sessions().find(cookie.getValue());
-						if (found != null) {
-							this.requestedSessionId = cookie.getValue();
-							this.requestedSessionIdFromCookie = true;
-							return found;
-						}
-					}
-				}
-			}
-		}
-		if (this.requestedSessionId == null && modes.contains(SessionTrackingMode.URL)) {
-			this.requestedSessionId = SessionStore.idFromPath(this.requestUri);
-			if (this.requestedSessionId != null) {
-				return this.context.sessions().find(this.requestedSessionId);
-			}
-		}
-		return null;
-	}
-
-	private void resolveRequestedId() {
-		if (!this.sessionResolved) {
-			getSession(false);
-		}
+		return this.session.changeId();
 	}
 
 	@Override
 	public String getRequestedSessionId() {
-		resolveRequestedId();
-		return this.requestedSessionId;
+		return this.session.requestedId();
 	}
 
 	@Override
 	public boolean isRequestedSessionIdValid() {
-		resolveRequestedId();
-		MemorySession current = this.session;
-		return this.requestedSessionId != null && current != null && current.isValid()
-				&& this.requestedSessionId.equals(current.getId());
+		return this.session.requestedIdValid();
 	}
 
 	@Override
 	public boolean isRequestedSessionIdFromCookie() {
-		resolveRequestedId();
-		return this.requestedSessionId != null && this.requestedSessionIdFromCookie;
+		return this.session.requestedId() != null && this.session.requestedIdFromCookie();
 	}
 
 	@Override
 	public boolean isRequestedSessionIdFromURL() {
-		resolveRequestedId();
-		return this.requestedSessionId != null && !this.requestedSessionIdFromCookie;
+		return this.session.requestedId() != null && !this.session.requestedIdFromCookie();
 	}
 
 	// ---- async

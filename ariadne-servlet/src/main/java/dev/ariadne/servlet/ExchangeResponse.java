@@ -150,6 +150,14 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (this.headCommitted) {
 			throw new IllegalStateException("Response already committed");
 		}
+		if (this.status < 200 || this.status > 999) {
+			// refused before anything reaches the core, so the response can still become a 500
+			throw new IllegalStateException("Status " + this.status + " cannot be sent as a final response");
+		}
+		List<String> setCookies = new ArrayList<>(this.cookies.size());
+		for (Cookie cookie : this.cookies) {
+			setCookies.add(CookieCodec.format(cookie, this.context.sameSite(cookie)));
+		}
 		this.headCommitted = true;
 		this.core.status(this.status);
 		for (int i = 0; i < this.headers.size(); i++) {
@@ -162,8 +170,12 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (this.locale != null && !this.headers.contains("Content-Language")) {
 			this.core.header("Content-Language", this.locale.toLanguageTag());
 		}
-		for (Cookie cookie : this.cookies) {
-			this.core.header("Set-Cookie", CookieCodec.format(cookie, this.context.sameSite(cookie)));
+		for (String setCookie : setCookies) {
+			this.core.header("Set-Cookie", setCookie);
+		}
+		String server = this.context.settings().serverHeader();
+		if (server != null && !this.headers.contains("Server")) {
+			this.core.header("Server", server);
 		}
 	}
 
@@ -404,6 +416,8 @@ final class ExchangeResponse implements HttpServletResponse {
 	@Override
 	public void addCookie(Cookie cookie) {
 		if (!isCommitted()) {
+			// refuse a cookie that cannot be written now, while the application can handle it
+			CookieCodec.format(cookie, null);
 			this.cookies.add(cookie);
 		}
 	}

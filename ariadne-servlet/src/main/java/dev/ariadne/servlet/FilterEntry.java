@@ -95,7 +95,7 @@ final class FilterEntry extends Registered implements FilterRegistration.Dynamic
 	private void add(FilterMapping mapping, boolean isMatchAfter) {
 		context().checkNotInitialized("add a mapping to " + this);
 		this.mappings.add(mapping);
-		context().addFilterMapping(mapping, isMatchAfter);
+		context().registry().addFilterMapping(mapping, isMatchAfter);
 	}
 
 	@Override

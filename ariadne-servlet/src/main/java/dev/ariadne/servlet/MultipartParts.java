@@ -47,19 +47,32 @@ final class MultipartParts {
 	 * @throws StatusException 400 if the body is not well-formed multipart
 	 */
 	static MultipartParts read(ExchangeRequest request, MultipartConfigElement config) {
-		String boundary = MediaTypes.parameter(request.getContentType(), "boundary");
+		return read(request.input(), request.getContentType(), request.getContentLengthLong(),
+				location(request.getServletContext(), config.getLocation()), config);
+	}
+
+	/**
+	 * Reads the parts of a body.
+	 * @param body the body stream
+	 * @param contentType the request's content type, with the boundary
+	 * @param declared the request's content length, or -1
+	 * @param location where parts over the threshold are spooled
+	 * @param config the limits
+	 * @return the parts
+	 */
+	static MultipartParts read(InputStream body, String contentType, long declared, Path location,
+			MultipartConfigElement config) {
+		String boundary = MediaTypes.parameter(contentType, "boundary");
 		if (boundary == null || boundary.isEmpty() || boundary.length() > 200) {
 			throw new StatusException(HttpServletResponse.SC_BAD_REQUEST,
 					"multipart/form-data request without a valid boundary parameter");
 		}
 		long maxRequest = config.getMaxRequestSize();
-		long declared = request.getContentLengthLong();
 		if (maxRequest >= 0 && declared > maxRequest) {
 			throw new MultipartLimitException("The multipart request of " + declared
 					+ " bytes exceeds the maximum request size of " + maxRequest + " bytes");
 		}
-		Path location = location(request.getServletContext(), config.getLocation());
-		Reader reader = new Reader(request.input(), boundary, maxRequest);
+		Reader reader = new Reader(body, boundary, maxRequest);
 		List<UploadPart> parts = new ArrayList<>();
 		try {
 			reader.skipPreamble();

@@ -18,6 +18,7 @@ import java.util.List;
  * <p>Steps: split at {@code /}; drop path parameters ({@code ;...}) from each segment; percent-
  * decode each segment as strict UTF-8; drop empty segments but the last; remove {@code .}
  * segments and resolve {@code ..} segments; join. Rejected: a path not starting with {@code /};
+ * a fragment;
  * an encoded {@code /}; {@code \} encoded or not; control characters encoded or not; bad
  * percent-escapes; invalid or overlong UTF-8; a {@code .} or {@code ..} segment that had
  * parameters or encoded characters; an empty segment with parameters other than the last; a
@@ -37,6 +38,9 @@ final class PathCanonicalizer {
 	static String canonicalize(String rawPath) {
 		if (rawPath.isEmpty() || rawPath.charAt(0) != '/') {
 			throw new SuspiciousPathException("the path does not start with /");
+		}
+		if (rawPath.indexOf('#') >= 0) {
+			throw new SuspiciousPathException("the path has a fragment");
 		}
 		if (isPlain(rawPath)) {
 			return rawPath;
@@ -76,6 +80,10 @@ final class PathCanonicalizer {
 	private static void addSegment(List<String> segments, String raw, boolean last) {
 		int semicolon = raw.indexOf(';');
 		boolean parameters = semicolon >= 0;
+		if (parameters) {
+			// dropped below, but suspicious wherever they appear
+			checkParameters(raw.substring(semicolon));
+		}
 		String encoded = parameters ? raw.substring(0, semicolon) : raw;
 		boolean escaped = encoded.indexOf('%') >= 0;
 		String segment = escaped ? decode(encoded) : encoded;
@@ -108,6 +116,21 @@ final class PathCanonicalizer {
 			return;
 		}
 		segments.add(segment);
+	}
+
+	private static void checkParameters(String parameters) {
+		for (int i = parameters.indexOf('%'); i >= 0; i = parameters.indexOf('%', i + 1)) {
+			if (i + 2 >= parameters.length()) {
+				throw new SuspiciousPathException("the path has a malformed percent-escape");
+			}
+			int high = Character.digit(parameters.charAt(i + 1), 16);
+			int low = Character.digit(parameters.charAt(i + 2), 16);
+			if (high < 0 || low < 0) {
+				throw new SuspiciousPathException("the path has a malformed percent-escape");
+			}
+			checkCharacters(String.valueOf((char) ((high << 4) | low)));
+		}
+		checkCharacters(parameters);
 	}
 
 	private static void checkCharacters(String segment) {

@@ -21,6 +21,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 
+import dev.ariadne.http.Headers;
 import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.Handler;
 
@@ -95,11 +96,11 @@ public final class ServletDeployment {
 					initializer.onStartup(this.context);
 				}
 				this.context.listeners().contextInitialized(this.context);
-				for (FilterEntry filter : this.context.filterEntries()) {
+				for (FilterEntry filter : this.context.registry().filterEntries()) {
 					filter.initialize();
 				}
 				List<ServletEntry> onStartup = new ArrayList<>();
-				for (ServletEntry servlet : this.context.servletEntries()) {
+				for (ServletEntry servlet : this.context.registry().servletEntries()) {
 					if (servlet.loadOnStartup() >= 0) {
 						onStartup.add(servlet);
 					}
@@ -168,11 +169,11 @@ public final class ServletDeployment {
 	}
 
 	private void destroyComponents() {
-		List<ServletEntry> servlets = this.context.servletEntries();
+		List<ServletEntry> servlets = this.context.registry().servletEntries();
 		for (int i = servlets.size() - 1; i >= 0; i--) {
 			servlets.get(i).destroy();
 		}
-		List<FilterEntry> filters = this.context.filterEntries();
+		List<FilterEntry> filters = this.context.registry().filterEntries();
 		for (int i = filters.size() - 1; i >= 0; i--) {
 			filters.get(i).destroy();
 		}
@@ -234,6 +235,8 @@ public final class ServletDeployment {
 		private Path documentRoot;
 
 		private long maxFormSize = 2 * 1024 * 1024;
+
+		private String serverHeader;
 
 		private Builder() {
 		}
@@ -452,6 +455,20 @@ public final class ServletDeployment {
 		}
 
 		/**
+		 * Sets a {@code Server} header for every response of the deployment that does not set
+		 * one itself.
+		 * @param value the header value, or {@code null} (default) for none
+		 * @return this builder
+		 */
+		public Builder serverHeader(String value) {
+			if (value != null) {
+				Headers.validate("Server", value);
+			}
+			this.serverHeader = value;
+			return this;
+		}
+
+		/**
 		 * Builds the deployment, not yet started.
 		 * @return the deployment
 		 */
@@ -467,7 +484,8 @@ public final class ServletDeployment {
 			return new ServletDeployment(new Settings(this.contextPath, this.displayName, this.serverInfo,
 					Map.copyOf(this.initParameters), this.mimeTypes, Map.copyOf(this.localeCharsets), this.errorPages,
 					this.sessionTimeout, this.sessionSweepInterval, List.copyOf(this.initializers), loader,
-					this.tempDirectory, this.routeNamer, List.copyOf(this.sameSiteSuppliers), root, this.maxFormSize));
+					this.tempDirectory, this.routeNamer, List.copyOf(this.sameSiteSuppliers), root, this.maxFormSize,
+					this.serverHeader));
 		}
 
 	}

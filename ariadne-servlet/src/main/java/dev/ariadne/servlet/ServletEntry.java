@@ -108,10 +108,10 @@ final class ServletEntry extends Registered implements ServletRegistration.Dynam
 		for (String pattern : urlPatterns) {
 			ServletMapper.validate(pattern);
 		}
-		Set<String> conflicts = context().mappedElsewhere(this, urlPatterns);
+		Set<String> conflicts = context().registry().mappedElsewhere(this, urlPatterns);
 		if (conflicts.isEmpty()) {
 			Collections.addAll(this.mappings, urlPatterns);
-			context().mappingsChanged();
+			context().registry().mappingsChanged();
 		}
 		return conflicts;
 	}

@@ -52,7 +52,7 @@ final class ServletExchange {
 
 	private NonBlockingIo nonBlocking;
 
-	private AsyncState async;
+	private volatile AsyncState async;
 
 	private ServletEntry currentServlet;
 
@@ -163,8 +163,24 @@ final class ServletExchange {
 		try {
 			this.response.finish();
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (IOException ex) {
 			this.abort = ex;
+		}
+		catch (RuntimeException ex) {
+			if (this.response.isHeadCommitted()) {
+				this.abort = ex;
+				return;
+			}
+			// the head could not be written (a bad status): still time for the error page
+			failure(ex);
+			if (this.abort == null) {
+				try {
+					this.response.finish();
+				}
+				catch (IOException | RuntimeException again) {
+					this.abort = again;
+				}
+			}
 		}
 	}
 
@@ -195,7 +211,7 @@ final class ServletExchange {
 		}
 		ServletMatch match = this.request.match();
 		if (this.response.getStatus() == HttpServletResponse.SC_NOT_FOUND || match == null
-				|| this.context.isNotFound(match.servlet())) {
+				|| this.context.registry().isNotFound(match.servlet())) {
 			return RequestEvent.NOT_FOUND;
 		}
 		return match.pattern();
@@ -253,8 +269,8 @@ final class ServletExchange {
 	 */
 	void invoke(DispatcherType type, ServletRequest request, ServletResponse response, ServletMatch match,
 			boolean byName) throws IOException, ServletException {
-		List<FilterEntry> filters = byName ? this.context.filtersForName(type, match.servlet())
-				: this.context.filtersFor(type, match);
+		List<FilterEntry> filters = byName ? this.context.registry().filtersForName(type, match.servlet())
+				: this.context.registry().filtersFor(type, match);
 		boolean supported = match.servlet().asyncSupported();
 		for (FilterEntry filter : filters) {
 			supported &= filter.asyncSupported();

@@ -24,7 +24,8 @@ final class ServletHandler implements Handler {
 	@Override
 	public void handle(Request request, Response response) throws Exception {
 		if (this.context.state() != DeploymentContext.State.STARTED) {
-			answer(request, response, 503, "Service Unavailable", RequestEvent.REJECTED);
+			answer(response, 503, "Service Unavailable");
+			request.route(RequestEvent.REJECTED);
 			return;
 		}
 		String target = request.target();
@@ -40,12 +41,14 @@ final class ServletHandler implements Handler {
 			path = PathCanonicalizer.canonicalize(rawPath);
 		}
 		catch (SuspiciousPathException ex) {
-			answer(request, response, 400, "Bad Request: " + ex.getMessage(), RequestEvent.INVALID);
+			answer(response, 400, "Bad Request: " + ex.getMessage());
+			request.route(RequestEvent.INVALID);
 			return;
 		}
 		String contextPath = this.context.getContextPath();
 		if (!contextPath.isEmpty()) {
 			if (path.equals(contextPath)) {
+				serverHeader(response);
 				response.status(302);
 				response.header("Location", contextPath + "/" + ((query != null) ? "?" + query : ""));
 				response.send(new byte[0]);
@@ -53,7 +56,8 @@ final class ServletHandler implements Handler {
 				return;
 			}
 			if (!path.startsWith(contextPath + "/")) {
-				answer(request, response, 404, "Not Found", RequestEvent.NOT_FOUND);
+				answer(response, 404, "Not Found");
+				request.route(RequestEvent.NOT_FOUND);
 				return;
 			}
 			path = path.substring(contextPath.length());
@@ -78,11 +82,19 @@ final class ServletHandler implements Handler {
 		return authorityEnd;
 	}
 
-	private static void answer(Request request, Response response, int status, String text, String route) {
+	/** Answers a request the container refuses before any servlet sees it. */
+	private void answer(Response response, int status, String text) {
+		serverHeader(response);
 		response.status(status);
 		response.contentType("text/plain;charset=UTF-8");
 		response.send((text + "\n").getBytes(StandardCharsets.UTF_8));
-		request.route(route);
+	}
+
+	private void serverHeader(Response response) {
+		String server = this.context.settings().serverHeader();
+		if (server != null) {
+			response.header("Server", server);
+		}
 	}
 
 }

@@ -43,7 +43,7 @@ final class SessionStore {
 	MemorySession create() {
 		String id = newId();
 		MemorySession session = new MemorySession(this, id, System.currentTimeMillis(),
-				this.context.getSessionTimeout() * 60);
+				this.context.sessionTimeoutSeconds());
 		this.sessions.put(id, session);
 		this.context.listeners().sessionCreated(session);
 		return session;

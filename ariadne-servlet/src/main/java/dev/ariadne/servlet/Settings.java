@@ -30,10 +30,11 @@ import jakarta.servlet.http.HttpServletRequest;
  * @param sameSiteSuppliers give the {@code SameSite} value of a response cookie
  * @param documentRoot static resources, or {@code null} for none
  * @param maxFormSize the most bytes of a form body parsed into parameters
+ * @param serverHeader the {@code Server} header of every response, or {@code null} for none
  */
 record Settings(String contextPath, String displayName, String serverInfo, Map<String, String> initParameters,
 		MimeTypes mimeTypes, Map<Locale, Charset> localeCharsets, ErrorPages errorPages, Duration sessionTimeout,
 		Duration sessionSweepInterval, List<ServletStartup> initializers, ClassLoader classLoader, Path tempDirectory,
 		Function<HttpServletRequest, String> routeNamer, List<Function<Cookie, String>> sameSiteSuppliers,
-		DocumentRoot documentRoot, long maxFormSize) {
+		DocumentRoot documentRoot, long maxFormSize, String serverHeader) {
 }
