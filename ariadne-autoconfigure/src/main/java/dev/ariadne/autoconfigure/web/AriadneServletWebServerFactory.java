@@ -265,7 +265,7 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 		}
 		String serverHeader = getServerHeader();
 		if (serverHeader != null && !serverHeader.isBlank()) {
-			deployment.initializer(ServerHeaderFilter.initializer(serverHeader));
+			deployment.serverHeader(serverHeader);
 		}
 		for (ServletContextInitializer initializer : ServletContextInitializers.from(settings, initializers)) {
 			deployment.initializer(initializer::onStartup);
