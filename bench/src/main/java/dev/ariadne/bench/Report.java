@@ -15,7 +15,8 @@ import java.util.Set;
  * Turns a run's {@code results.tsv} (round, server, workload, metric, value) into one
  * markdown table per workload: the median over rounds of every metric, the spread of the
  * first (primary) metric, and its ratio to Tomcat and to Netty from the same run (and to the
- * Spring MVC peer when the run measured it: the sample app's own comparison). A
+ * Spring MVC peers on Boot's Tomcat and on Boot's Jetty when the run measured them: the sample
+ * app's own comparison). A
  * {@code workloads.tsv} beside it (id, title, description) names the workloads. Negative
  * values mean "not measured" and are left out.
  */
@@ -72,10 +73,13 @@ final class Report {
 		Double tomcat = median(first.get("tomcat"));
 		Double netty = median(first.get("netty"));
 		Double mvc = median(first.get("spring-mvc"));
+		Double mvcJetty = median(first.get("spring-mvc-jetty"));
 		out.append("| server | ").append(primary).append(" | spread | × Tomcat | × Netty |");
 		out.append((mvc != null) ? " × Spring MVC |" : "");
+		out.append((mvcJetty != null) ? " × Spring MVC Jetty |" : "");
 		names.subList(1, names.size()).forEach((name) -> out.append(' ').append(name).append(" |"));
 		out.append("\n| --- | ---: | ---: | ---: | ---: |").append((mvc != null) ? " ---: |" : "");
+		out.append((mvcJetty != null) ? " ---: |" : "");
 		out.append(" ---: |".repeat(names.size() - 1)).append('\n');
 		for (String server : this.servers) {
 			if (metrics.values().stream().noneMatch((m) -> m.containsKey(server))) {
@@ -86,6 +90,7 @@ final class Report {
 			out.append(spread(first.get(server))).append(" | ");
 			out.append(ratio(value, tomcat)).append(" | ").append(ratio(value, netty)).append(" |");
 			out.append((mvc != null) ? " " + ratio(value, mvc) + " |" : "");
+			out.append((mvcJetty != null) ? " " + ratio(value, mvcJetty) + " |" : "");
 			for (String name : names.subList(1, names.size())) {
 				out.append(' ').append(format(median(metrics.get(name).get(server)))).append(" |");
 			}
