@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.Middleware;
+import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.Transport;
 import dev.ariadne.server.routing.Route;

@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.server.Handler;
 import dev.ariadne.server.routing.Route;
 
 /**

@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +12,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.ariadne.http.Method;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;

@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,7 +22,8 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.ariadne.server.RawResponse.Framing;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.RawResponse.Framing;
 import dev.ariadne.server.routing.Route;
 
 import static org.assertj.core.api.Assertions.assertThat;

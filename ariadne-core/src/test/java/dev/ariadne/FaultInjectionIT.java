@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.ariadne.server.RawClient.IncompleteResponseException;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.RawClient.IncompleteResponseException;
+import dev.ariadne.server.Request;
+import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 
 import static org.assertj.core.api.Assertions.assertThat;

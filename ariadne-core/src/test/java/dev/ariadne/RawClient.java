@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -19,8 +19,8 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.ariadne.server.RawResponse.Field;
-import dev.ariadne.server.RawResponse.Framing;
+import dev.ariadne.RawResponse.Field;
+import dev.ariadne.RawResponse.Framing;
 
 /**
  * A raw-socket HTTP/1.1 client for socket-level tests, loopback only: it writes exactly the

@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +26,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.ariadne.http.ParserLimits;
-import dev.ariadne.server.RawClient.IncompleteResponseException;
-import dev.ariadne.server.RawResponse.Framing;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.RawClient.IncompleteResponseException;
+import dev.ariadne.RawResponse.Framing;
+import dev.ariadne.server.Request;
+import dev.ariadne.server.ServerConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,4 +1,6 @@
-package dev.ariadne.server;
+package dev.ariadne;
+
+import dev.ariadne.server.IoModel;
 
 /**
  * The conformance suite against the {@code event-loop} I/O model.

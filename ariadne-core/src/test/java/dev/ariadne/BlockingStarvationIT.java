@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.PoolStats;
 

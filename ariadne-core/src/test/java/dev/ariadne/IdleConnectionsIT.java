@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import dev.ariadne.server.IoModel;
 import dev.ariadne.server.routing.Route;
 
 import static org.assertj.core.api.Assertions.assertThat;

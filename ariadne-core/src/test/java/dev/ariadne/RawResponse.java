@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

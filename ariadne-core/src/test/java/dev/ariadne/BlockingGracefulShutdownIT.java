@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -15,7 +15,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.ariadne.server.RawClient.IncompleteResponseException;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.RawClient.IncompleteResponseException;
+import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 
 import static org.assertj.core.api.Assertions.assertThat;

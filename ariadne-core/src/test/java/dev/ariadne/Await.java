@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;

@@ -1,4 +1,4 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import dev.ariadne.server.RawClient.IncompleteResponseException;
-import dev.ariadne.server.RawResponse.Field;
-import dev.ariadne.server.RawResponse.Framing;
+import dev.ariadne.RawClient.IncompleteResponseException;
+import dev.ariadne.RawResponse.Field;
+import dev.ariadne.RawResponse.Framing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

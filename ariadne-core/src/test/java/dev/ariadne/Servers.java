@@ -1,7 +1,9 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
 import java.util.function.UnaryOperator;
 
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

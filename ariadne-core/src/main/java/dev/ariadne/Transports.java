@@ -1,10 +1,11 @@
-package dev.ariadne.server;
+package dev.ariadne;
 
+import dev.ariadne.server.IoModel;
 import dev.ariadne.server.blocking.BlockingTransport;
 import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.connection.Transport;
 import dev.ariadne.server.eventloop.EventLoopTransport;
 import dev.ariadne.server.virtual.VirtualThreadTransport;
-import dev.ariadne.server.connection.Transport;
 
 /**
  * The one place that picks the I/O model's transport.
