@@ -8,10 +8,10 @@ import java.util.function.Supplier;
  * Polls a condition until it holds or a deadline passes. The polling interval is not a timing
  * claim: a test fails only when the condition never holds within the deadline.
  */
-final class Await {
+public final class Await {
 
 	/** Default deadline: long enough for a loaded CI machine, short enough to fail fast. */
-	static final Duration DEADLINE = Duration.ofSeconds(10);
+	public static final Duration DEADLINE = Duration.ofSeconds(10);
 
 	private Await() {
 	}
@@ -21,7 +21,7 @@ final class Await {
 	 * @param condition the condition
 	 * @param state describes the current state, for the failure message
 	 */
-	static void until(BooleanSupplier condition, Supplier<String> state) {
+	public static void until(BooleanSupplier condition, Supplier<String> state) {
 		until(DEADLINE, condition, state);
 	}
 
@@ -31,7 +31,7 @@ final class Await {
 	 * @param condition the condition
 	 * @param state describes the current state, for the failure message
 	 */
-	static void until(Duration deadline, BooleanSupplier condition, Supplier<String> state) {
+	public static void until(Duration deadline, BooleanSupplier condition, Supplier<String> state) {
 		long end = System.nanoTime() + deadline.toNanos();
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() - end > 0) {

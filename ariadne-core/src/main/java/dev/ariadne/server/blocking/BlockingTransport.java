@@ -11,7 +11,7 @@ import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.connection.SocketListener;
 import dev.ariadne.server.connection.Transport;
 import dev.ariadne.server.internal.Threads;
-import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.RejectReason;
 
 /**

@@ -3,9 +3,7 @@ package dev.ariadne.server.connection;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,11 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.internal.ByteArrayPool;
 import dev.ariadne.server.internal.DateClock;
-import dev.ariadne.server.internal.TaskPool;
-import dev.ariadne.server.internal.Threads;
-import dev.ariadne.server.internal.VirtualPool;
-import dev.ariadne.server.internal.VirtualThreads;
-import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.pool.RoutePools;
+import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.AcceptQueueProbe;
@@ -73,7 +68,7 @@ public final class ServerContext {
 
 	private volatile AcceptQueueProbe acceptQueue;
 
-	private final Map<String, TaskPool> routePools = new LinkedHashMap<>();
+	private final RoutePools routePools;
 
 	/**
 	 * Creates the shared state of a server.
@@ -95,16 +90,7 @@ public final class ServerContext {
 						+ route.pool() + "', which is not configured (ariadne.server.pools." + route.pool() + ".threads)");
 			}
 		}
-		config.pools().forEach((name, pool) -> this.routePools.put(name, createPool(config.name(), name, pool)));
-	}
-
-	private static TaskPool createPool(String listener, String name, ServerConfig.PoolConfig pool) {
-		String prefix = "ariadne-" + listener + "-pool-" + name;
-		if (pool.virtual()) {
-			return new VirtualPool(name, pool.maxThreads(), pool.queueCapacity(),
-					VirtualThreads.factory(prefix + "-", "ariadne.server.pools." + name + ".virtual"));
-		}
-		return new WorkerPool(name, 0, pool.maxThreads(), pool.queueCapacity(), Threads.named(prefix, true));
+		this.routePools = new RoutePools(config);
 	}
 
 	/**
@@ -121,14 +107,7 @@ public final class ServerContext {
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public void shutdownRoutePools() throws InterruptedException {
-		for (TaskPool pool : this.routePools.values()) {
-			pool.shutdownAndDrainQueue();
-		}
-		for (TaskPool pool : this.routePools.values()) {
-			if (!pool.awaitTermination(1000)) {
-				pool.shutdownNow();
-			}
-		}
+		this.routePools.shutdown();
 	}
 
 	/**
@@ -374,9 +353,9 @@ public final class ServerContext {
 
 		@Override
 		public List<PoolStats> pools() {
-			List<PoolStats> all = new ArrayList<>(1 + ServerContext.this.routePools.size());
+			List<PoolStats> all = new ArrayList<>();
 			all.add(pool());
-			all.addAll(ServerContext.this.routePools.values());
+			all.addAll(ServerContext.this.routePools.all());
 			return all;
 		}
 

@@ -13,7 +13,7 @@ import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.Transport;
 import dev.ariadne.server.internal.Threads;
-import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.AcceptQueueProbe;
 
 /**

@@ -1,8 +1,10 @@
-package dev.ariadne.server.internal;
+package dev.ariadne.server.pool;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,7 +21,7 @@ public final class VirtualPool implements TaskPool {
 
 	private final int queueCapacity;
 
-	private final ThreadFactory threads;
+	private final ThreadFactory threadFactory;
 
 	private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
 
@@ -27,20 +29,25 @@ public final class VirtualPool implements TaskPool {
 
 	private final AtomicInteger queued = new AtomicInteger();
 
+	/** The threads running a task now, so that {@link #shutdownNow()} can interrupt them. */
+	private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+
 	private volatile boolean shutdown;
+
+	private volatile boolean interrupting;
 
 	/**
 	 * Creates a pool.
 	 * @param name the pool name
 	 * @param maxWorkers most tasks running at once
 	 * @param queueCapacity most tasks waiting
-	 * @param threads creates the virtual threads
+	 * @param threadFactory creates the virtual threads
 	 */
-	public VirtualPool(String name, int maxWorkers, int queueCapacity, ThreadFactory threads) {
+	public VirtualPool(String name, int maxWorkers, int queueCapacity, ThreadFactory threadFactory) {
 		this.name = name;
 		this.maxWorkers = maxWorkers;
 		this.queueCapacity = queueCapacity;
-		this.threads = threads;
+		this.threadFactory = threadFactory;
 	}
 
 	@Override
@@ -75,11 +82,18 @@ public final class VirtualPool implements TaskPool {
 	}
 
 	private void start(Runnable task) {
-		this.threads.newThread(() -> {
+		this.threadFactory.newThread(() -> {
+			Thread current = Thread.currentThread();
+			this.threads.add(current);
+			if (this.interrupting) {
+				// started just as shutdownNow() walked the running threads
+				current.interrupt();
+			}
 			try {
 				task.run();
 			}
 			finally {
+				this.threads.remove(current);
 				this.running.decrementAndGet();
 				startWaiting();
 			}
@@ -124,7 +138,12 @@ public final class VirtualPool implements TaskPool {
 
 	@Override
 	public List<Runnable> shutdownNow() {
-		return shutdownAndDrainQueue();
+		List<Runnable> pending = shutdownAndDrainQueue();
+		this.interrupting = true;
+		for (Thread thread : this.threads) {
+			thread.interrupt();
+		}
+		return pending;
 	}
 
 	@Override

@@ -1,4 +1,4 @@
-package dev.ariadne.server.internal;
+package dev.ariadne.server.pool;
 
 import java.util.List;
 

@@ -1,6 +1,5 @@
-package dev.ariadne.server.internal;
+package dev.ariadne.server.pool;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -9,10 +8,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import dev.ariadne.Await;
+import dev.ariadne.server.internal.Threads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,7 +61,7 @@ class WorkerPoolTest {
 		assertThat(pool.queued()).isEqualTo(10);
 		this.release.countDown();
 		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
-		awaitTrue(() -> pool.busyWorkers() == 0 && pool.queued() == 0);
+		Await.until(() -> pool.busyWorkers() == 0 && pool.queued() == 0, () -> describe(pool));
 	}
 
 	@Test
@@ -105,7 +106,7 @@ class WorkerPoolTest {
 		// start five workers, then let them all go idle
 		occupy(pool, 5);
 		this.release.countDown();
-		awaitTrue(() -> pool.busyWorkers() == 0);
+		Await.until(() -> pool.busyWorkers() == 0, () -> describe(pool));
 		// one task at a time: a first-in-first-out hand-off would rotate through all five
 		Set<String> threads = ConcurrentHashMap.newKeySet();
 		for (int i = 0; i < 50; i++) {
@@ -115,7 +116,7 @@ class WorkerPoolTest {
 				done.countDown();
 			});
 			assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
-			awaitTrue(() -> pool.busyWorkers() == 0);
+			Await.until(() -> pool.busyWorkers() == 0, () -> describe(pool));
 		}
 		assertThat(threads).hasSize(1);
 		assertThat(pool.threads()).isEqualTo(5);
@@ -127,8 +128,10 @@ class WorkerPoolTest {
 		occupy(pool, 6);
 		assertThat(pool.threads()).isEqualTo(6);
 		this.release.countDown();
-		awaitTrue(() -> pool.threads() == 2);
-		Thread.sleep(300);
+		Await.until(() -> pool.threads() == 2, () -> describe(pool));
+		// the four above the minimum retired on their first expiry; the two left stay through
+		// expiries of their own (four at least between them) without retiring
+		Await.until(() -> pool.keepAliveExpiries() >= 4 + 2 * 2, () -> describe(pool));
 		assertThat(pool.threads()).as("the minimum stays").isEqualTo(2);
 		CountDownLatch done = new CountDownLatch(1);
 		assertThat(pool.execute(done::countDown)).isTrue();
@@ -225,7 +228,7 @@ class WorkerPoolTest {
 			producer.join();
 		}
 		assertThat(done.await(10, TimeUnit.SECONDS)).as("every task ran").isTrue();
-		awaitTrue(() -> pool.busyWorkers() == 0 && pool.queued() == 0);
+		Await.until(() -> pool.busyWorkers() == 0 && pool.queued() == 0, () -> describe(pool));
 	}
 
 	private WorkerPool pool(int min, int max, int queueCapacity, long keepAliveNanos) {
@@ -260,12 +263,9 @@ class WorkerPoolTest {
 		}
 	}
 
-	private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("condition not met within 5 s").isNegative();
-			Thread.sleep(5);
-		}
+	private static String describe(WorkerPool pool) {
+		return "threads " + pool.threads() + ", busy " + pool.busyWorkers() + ", queued " + pool.queued()
+				+ ", keep-alive expiries " + pool.keepAliveExpiries();
 	}
 
 }

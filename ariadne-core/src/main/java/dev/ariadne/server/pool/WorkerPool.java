@@ -1,4 +1,4 @@
-package dev.ariadne.server.internal;
+package dev.ariadne.server.pool;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -65,6 +65,9 @@ public final class WorkerPool implements TaskPool {
 
 	/** As last counted by {@link #recount()}. */
 	private volatile int queuedTasks;
+
+	/** How often an idle worker's keep-alive time ran out, whether it retired or stayed. */
+	private volatile int keepAliveExpiries;
 
 	/**
 	 * Workers woken (or created) to take a queued task that have not taken one yet; under lock.
@@ -239,6 +242,7 @@ public final class WorkerPool implements TaskPool {
 					}
 					this.idle.removeFirstOccurrence(worker);
 					recount();
+					this.keepAliveExpiries++;
 					return true;
 				}
 				finally {
@@ -371,6 +375,15 @@ public final class WorkerPool implements TaskPool {
 	 */
 	public int threads() {
 		return this.threads;
+	}
+
+	/**
+	 * Returns how often an idle worker's keep-alive time ran out: each time, the worker retired
+	 * or, at the minimum, went back to waiting. Written under the lock.
+	 * @return the count
+	 */
+	int keepAliveExpiries() {
+		return this.keepAliveExpiries;
 	}
 
 	/**
