@@ -13,12 +13,15 @@ import java.util.Properties;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
-import dev.ariadne.server.connection.ServerContext;
-import dev.ariadne.server.connection.Transport;
+import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.ConnectionRegistry;
+import dev.ariadne.server.connection.RequestEvents;
+import dev.ariadne.server.pool.RoutePools;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.transport.Transport;
 
 /**
  * An HTTP/1.1 server: one listening socket, served by the configured {@link IoModel}.
@@ -39,9 +42,15 @@ public final class AriadneServer implements AutoCloseable {
 
 	private static final String VERSION = readVersion();
 
-	private final ServerContext context;
+	private final ServerConfig config;
+
+	private final Router router;
+
+	private final ConnectionRegistry registry;
 
 	private final Transport transport;
+
+	private final ServerStats stats;
 
 	private final Object lifecycle = new Object();
 
@@ -54,8 +63,23 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners) {
-		this.context = new ServerContext(config, router, listeners);
-		this.transport = Transports.create(this.context);
+		checkRoutePools(config, router);
+		this.config = config;
+		this.router = router;
+		this.registry = new ConnectionRegistry(config.maxConnections());
+		RoutePools routePools = new RoutePools(config);
+		this.transport = Transports.create(
+				new ConnectionContext(config, router, this.registry, routePools, new RequestEvents(listeners)));
+		this.stats = new StatsView(config, this.registry, routePools, this.transport);
+	}
+
+	private static void checkRoutePools(ServerConfig config, Router router) {
+		for (Route route : router.routes()) {
+			if (!Route.DEFAULT_POOL.equals(route.pool()) && !config.pools().containsKey(route.pool())) {
+				throw new IllegalArgumentException("Route " + route.method() + " " + route.template() + " runs in pool '"
+						+ route.pool() + "', which is not configured (ariadne.server.pools." + route.pool() + ".threads)");
+			}
+		}
 	}
 
 	private static String readVersion() {
@@ -96,7 +120,7 @@ public final class AriadneServer implements AutoCloseable {
 	public void start() {
 		synchronized (this.lifecycle) {
 			if (this.state != State.NEW) {
-				throw new IllegalStateException("Server '" + this.context.config().name() + "' was already started");
+				throw new IllegalStateException("Server '" + this.config.name() + "' was already started");
 			}
 			try {
 				this.transport.start();
@@ -112,7 +136,7 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	private String describeBind() {
-		ServerConfig config = this.context.config();
+		ServerConfig config = this.config;
 		String host = (config.address() != null) ? config.address().getHostAddress() : "*";
 		return host + ":" + config.port() + " (ariadne.server.address/port)";
 	}
@@ -124,7 +148,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return whether every connection finished within the grace period
 	 */
 	public boolean shutdownGracefully() {
-		return shutdownGracefully(this.context.config().shutdownGracePeriod());
+		return shutdownGracefully(this.config.shutdownGracePeriod());
 	}
 
 	/**
@@ -157,7 +181,7 @@ public final class AriadneServer implements AutoCloseable {
 		synchronized (this.lifecycle) {
 			State previous = this.state;
 			if (previous == State.DRAINING) {
-				this.context.forceClose();
+				this.registry.forceClose();
 				return;
 			}
 			this.state = State.STOPPED;
@@ -203,7 +227,7 @@ public final class AriadneServer implements AutoCloseable {
 	public InetSocketAddress localAddress() {
 		InetSocketAddress address = this.transport.localAddress();
 		if (address == null) {
-			throw new IllegalStateException("Server '" + this.context.config().name() + "' is not started");
+			throw new IllegalStateException("Server '" + this.config.name() + "' is not started");
 		}
 		return address;
 	}
@@ -213,7 +237,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return the statistics, readable from any thread at any time
 	 */
 	public ServerStats stats() {
-		return this.context.stats();
+		return this.stats;
 	}
 
 	/**
@@ -221,7 +245,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return the configuration
 	 */
 	public ServerConfig config() {
-		return this.context.config();
+		return this.config;
 	}
 
 	/**
@@ -229,7 +253,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return the router
 	 */
 	public Router router() {
-		return this.context.router();
+		return this.router;
 	}
 
 	/**
@@ -242,7 +266,7 @@ public final class AriadneServer implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "AriadneServer[" + this.context.config().name() + ", " + this.context.config().ioModel() + "]";
+		return "AriadneServer[" + this.config.name() + ", " + this.config.ioModel() + "]";
 	}
 
 	/**

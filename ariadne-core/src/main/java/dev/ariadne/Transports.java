@@ -2,9 +2,9 @@ package dev.ariadne;
 
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.blocking.BlockingTransport;
-import dev.ariadne.server.connection.ServerContext;
-import dev.ariadne.server.connection.Transport;
+import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.eventloop.EventLoopTransport;
+import dev.ariadne.server.transport.Transport;
 import dev.ariadne.server.virtual.VirtualThreadTransport;
 
 /**
@@ -15,7 +15,7 @@ final class Transports {
 	private Transports() {
 	}
 
-	static Transport create(ServerContext context) {
+	static Transport create(ConnectionContext context) {
 		IoModel model = context.config().ioModel();
 		return switch (model) {
 			case BLOCKING -> new BlockingTransport(context);

@@ -45,7 +45,7 @@ public final class HttpExchange {
 
 	private static final String ASTERISK_ROUTE = "*";
 
-	private final ServerContext context;
+	private final ConnectionContext context;
 
 	private final ConnectionOutput out;
 
@@ -71,7 +71,7 @@ public final class HttpExchange {
 	 * released ({@code Connection: close}) to free its worker; the blocking model's release
 	 * threshold
 	 */
-	public HttpExchange(ServerContext context, ConnectionOutput out, InetSocketAddress remote,
+	public HttpExchange(ConnectionContext context, ConnectionOutput out, InetSocketAddress remote,
 			InetSocketAddress local, BooleanSupplier releaseConnection) {
 		this.context = context;
 		this.out = out;
@@ -80,7 +80,7 @@ public final class HttpExchange {
 		this.releaseConnection = releaseConnection;
 	}
 
-	ServerContext context() {
+	ConnectionContext context() {
 		return this.context;
 	}
 
@@ -137,8 +137,8 @@ public final class HttpExchange {
 		if (keep && !body.finished()) {
 			keep = drain(body);
 		}
-		if (this.context.hasListeners()) {
-			this.context.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
+		if (this.context.events().hasListeners()) {
+			this.context.events().publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
 					complete ? response.status() : 0, System.nanoTime() - startNanos, waited, pool));
 		}
 		return keep;
@@ -150,8 +150,8 @@ public final class HttpExchange {
 	 */
 	private long runInRoutePool(RouteMatch match, ServerRequest request, ServerResponse response) throws Exception {
 		PoolCall call = new PoolCall(match.handler(), request, response);
-		if (!this.context.routePool(match.pool()).execute(call)) {
-			this.context.rejected(RejectReason.POOL_FULL);
+		if (!this.context.routePools().get(match.pool()).execute(call)) {
+			this.context.registry().rejected(RejectReason.POOL_FULL);
 			response.header(HeaderName.RETRY_AFTER, "1");
 			sendAndClose(response, 503, "Pool '" + match.pool() + "' is full");
 			return 0;
@@ -296,7 +296,7 @@ public final class HttpExchange {
 	 * Decides, when a response is committed, whether the connection stays open after it.
 	 */
 	boolean keepAliveAfter(ServerResponse response) {
-		if (!this.context.config().keepAliveEnabled() || !this.head.keepAlive() || this.context.shuttingDown()) {
+		if (!this.context.config().keepAliveEnabled() || !this.head.keepAlive() || this.context.registry().shuttingDown()) {
 			return false;
 		}
 		int max = this.context.config().keepAliveMaxRequests();
@@ -341,9 +341,9 @@ public final class HttpExchange {
 		if (head == null || head.method() != Method.HEAD) {
 			out.append(body);
 		}
-		if (this.context.hasListeners()) {
+		if (this.context.events().hasListeners()) {
 			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
-			this.context.publish(
+			this.context.events().publish(
 					new RequestEvent(this.context.config().name(), method, route, status.code(), 0, 0, Route.DEFAULT_POOL));
 		}
 	}

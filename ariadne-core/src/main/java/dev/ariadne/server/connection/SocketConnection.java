@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -86,7 +87,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private static final int WRITE_SLICE = 64 * 1024;
 
-	private final ServerContext context;
+	private final ConnectionContext context;
 
 	private final Socket socket;
 
@@ -108,6 +109,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private InputStream input;
 
+	private OutputStream output;
+
 	/** When the write in progress last made progress (odd, never 0), or 0 when not writing. */
 	private volatile long writeSince;
 
@@ -124,23 +127,23 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private boolean messageDone;
 
 	/**
-	 * Creates a connection for an accepted socket and registers it with the context, which
-	 * counts it open until {@link #serve()} ends.
-	 * @param context the server's shared state
-	 * @param socket the accepted socket
+	 * Creates a connection for an accepted socket; the acceptor registers it, and it counts as
+	 * open until {@link #serve()} (or {@link #reject}) ends.
+	 * @param context what the server's connections share
+	 * @param channel the accepted socket, in blocking mode
 	 * @param gate admission of requests to handlers
 	 * @param releaseConnection whether to release the connection after the current response
 	 */
-	public SocketConnection(ServerContext context, Socket socket, Gate gate, BooleanSupplier releaseConnection) {
+	public SocketConnection(ConnectionContext context, SocketChannel channel, Gate gate,
+			BooleanSupplier releaseConnection) {
 		this.context = context;
-		this.socket = socket;
+		this.socket = channel.socket();
 		this.gate = gate;
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
 		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
-		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) socket.getRemoteSocketAddress(),
-				(InetSocketAddress) socket.getLocalSocketAddress(), releaseConnection);
-		context.opened(this);
+		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) this.socket.getRemoteSocketAddress(),
+				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection);
 	}
 
 	/**
@@ -149,7 +152,6 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 */
 	public void serve() {
 		try {
-			this.socket.setTcpNoDelay(true);
 			this.input = this.socket.getInputStream();
 			boolean serverEnded = serveRequests();
 			this.out.flush();
@@ -255,10 +257,10 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		long timeout = (first ? this.context.config().headerTimeout() : this.context.config().keepAliveTimeout())
 			.toNanos();
 		this.idleDeadline = System.nanoTime() + timeout;
-		if (this.context.shuttingDown() || !this.state.compareAndSet(ACTIVE, IDLE)) {
+		if (this.context.registry().shuttingDown() || !this.state.compareAndSet(ACTIVE, IDLE)) {
 			return false;
 		}
-		this.context.idle(1);
+		this.context.registry().idle(1);
 		int read;
 		try {
 			if (this.socketTimeoutSet) {
@@ -275,7 +277,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		}
 		finally {
 			this.state.compareAndSet(IDLE, ACTIVE);
-			this.context.idle(-1);
+			this.context.registry().idle(-1);
 		}
 		return read > 0 && this.state.get() == ACTIVE;
 	}
@@ -321,7 +323,12 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 * only a stalled one times out.
 	 */
 	private void transmit(byte[] bytes, int offset, int length) throws IOException {
-		OutputStream output = this.socket.getOutputStream();
+		OutputStream output = this.output;
+		if (output == null) {
+			// a channel's socket makes a new stream per call
+			output = this.socket.getOutputStream();
+			this.output = output;
+		}
 		int end = offset + length;
 		try {
 			for (int position = offset; position < end; position += WRITE_SLICE) {
@@ -417,7 +424,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private void close() {
 		this.state.set(CLOSED);
 		closeSocket();
-		this.context.closed(this);
+		this.context.registry().closed(this);
 	}
 
 	private void closeSocket() {

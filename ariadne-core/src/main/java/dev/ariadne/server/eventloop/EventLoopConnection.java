@@ -18,10 +18,10 @@ import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
 import dev.ariadne.server.connection.RequestBody;
-import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.pool.WorkerPool;
@@ -82,7 +82,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private final SocketChannel channel;
 
-	private final ServerContext context;
+	private final ConnectionContext context;
 
 	private final ServerConfig config;
 
@@ -138,7 +138,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private long lastWriteNanos;
 
-	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ServerContext context, WorkerPool pool)
+	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context, WorkerPool pool)
 			throws IOException {
 		this.loop = loop;
 		this.channel = channel;
@@ -151,6 +151,11 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 				(InetSocketAddress) channel.getLocalAddress(), () -> false);
 	}
 
+	/** Returns the selector loop that owns this connection. */
+	SelectorLoop loop() {
+		return this.loop;
+	}
+
 	/** Registers with the loop's selector; selector thread. */
 	void register() {
 		try {
@@ -160,7 +165,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			close();
 			return;
 		}
-		if (this.context.shuttingDown()) {
+		if (this.context.registry().shuttingDown()) {
 			close();
 			return;
 		}
@@ -252,7 +257,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	}
 
 	private void goIdle() {
-		if (this.context.shuttingDown()) {
+		if (this.context.registry().shuttingDown()) {
 			close();
 			return;
 		}
@@ -281,11 +286,11 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		long dispatched = this.loop.now();
 		// routing is cheap and decides the pool: a route pool's request never takes a default worker
 		RouteMatch match = this.exchange.route(head);
-		TaskPool routePool = this.context.routePool(match.pool());
+		TaskPool routePool = this.context.routePools().get(match.pool());
 		TaskPool pool = (routePool != null) ? routePool : this.pool;
 		if (!pool.execute(() -> runExchanges(pool, head, body, start, dispatched, match))) {
 			boolean named = routePool != null;
-			this.context.rejected(named ? RejectReason.POOL_FULL : RejectReason.QUEUE_FULL);
+			this.context.registry().rejected(named ? RejectReason.POOL_FULL : RejectReason.QUEUE_FULL);
 			refuse(Status.SERVICE_UNAVAILABLE_503,
 					named ? "Pool '" + match.pool() + "' is full" : "All workers are busy and the queue is full", 1,
 					RequestEvent.REJECTED);
@@ -314,7 +319,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 				break;
 			}
 			RouteMatch next = this.exchange.route(this.head);
-			if (inline == MAX_INLINE || this.context.routePool(next.pool()) != routePoolOf(pool)) {
+			if (inline == MAX_INLINE || this.context.routePools().get(next.pool()) != routePoolOf(pool)) {
 				break;
 			}
 			keep = this.exchange.run(this.head, requestBody(), this.headNanos, 0, next);
@@ -646,7 +651,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	private void setIdle(boolean idle) {
 		if (this.idle != idle) {
 			this.idle = idle;
-			this.context.idle(idle ? 1 : -1);
+			this.context.registry().idle(idle ? 1 : -1);
 		}
 	}
 
@@ -682,7 +687,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			releaseInput();
 		}
 		this.loop.forget(this);
-		this.context.closed(this);
+		this.context.registry().closed(this);
 	}
 
 	@Override

@@ -1,21 +1,15 @@
 package dev.ariadne.server.virtual;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.ariadne.server.ServerConfig;
-import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.SocketConnection;
-import dev.ariadne.server.connection.SocketListener;
-import dev.ariadne.server.connection.Transport;
-import dev.ariadne.server.internal.Threads;
 import dev.ariadne.server.internal.VirtualThreads;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.transport.SocketTransport;
 
 /**
  * The {@code virtual-threads} model: one virtual thread per connection, from accept to close,
@@ -24,65 +18,37 @@ import dev.ariadne.server.stats.RejectReason;
  * 503. Needs Java 21; the project compiles for 17, so virtual threads come from the one
  * reflective factory, {@link VirtualThreads}.
  */
-public final class VirtualThreadTransport implements Transport {
-
-	private final ServerContext context;
-
-	private final ServerConfig config;
+public final class VirtualThreadTransport extends SocketTransport {
 
 	private final Permits permits;
 
 	private final ThreadFactory virtualThreads;
 
-	private final SocketListener listener;
-
 	/**
 	 * Creates the transport.
-	 * @param context the server's shared state
+	 * @param context what the server's connections share
 	 * @throws IllegalStateException if this JVM has no virtual threads (before Java 21)
 	 */
-	public VirtualThreadTransport(ServerContext context) {
-		this.context = context;
-		this.config = context.config();
+	public VirtualThreadTransport(ConnectionContext context) {
+		super(context);
 		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
 				"ariadne.server.io-model=virtual-threads");
 		this.permits = new Permits(this.config.maxThreads(), this.config.queueCapacity());
-		this.listener = new SocketListener(context, this.permits, () -> false, this::handOff);
 	}
 
 	@Override
-	public void start() throws IOException {
-		this.context.defaultPool(this.permits);
-		this.listener.start(Threads.named("ariadne-" + this.config.name() + "-acceptor", false));
+	public PoolStats pool() {
+		return this.permits;
 	}
 
-	private void handOff(SocketConnection connection) {
+	@Override
+	protected SocketConnection.Gate gate() {
+		return this.permits;
+	}
+
+	@Override
+	protected void serve(SocketConnection connection) {
 		this.virtualThreads.newThread(connection::serve).start();
-	}
-
-	@Override
-	public InetSocketAddress localAddress() {
-		return this.listener.localAddress();
-	}
-
-	@Override
-	public boolean shutdown(Duration gracePeriod) {
-		this.context.beginShutdown();
-		try {
-			this.listener.stop();
-			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
-			this.context.shutdownRoutePools();
-			return drained;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	@Override
-	public void close() {
-		this.listener.close();
 	}
 
 	/** The in-flight limit: permits are the "workers" of this model. */
@@ -109,7 +75,7 @@ public final class VirtualThreadTransport implements Transport {
 			}
 			if (this.waiting.incrementAndGet() > this.queueCapacity) {
 				this.waiting.decrementAndGet();
-				VirtualThreadTransport.this.context.rejected(RejectReason.QUEUE_FULL);
+				VirtualThreadTransport.this.context.registry().rejected(RejectReason.QUEUE_FULL);
 				return -1;
 			}
 			long start = System.nanoTime();

@@ -1,21 +1,26 @@
-package dev.ariadne.server.connection;
+package dev.ariadne.server.transport;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
+import dev.ariadne.server.stats.AcceptQueueProbe;
+import dev.ariadne.server.stats.PoolStats;
+
 /**
- * One I/O model's way of accepting connections and running their exchanges. Each
- * {@code dev.ariadne.server} I/O model has one implementation, named after its property value
- * ({@code BlockingTransport}, {@code EventLoopTransport}, {@code VirtualThreadTransport}).
+ * One I/O model's way of accepting connections and running their exchanges. Each I/O model
+ * has one implementation, named after its property value ({@code BlockingTransport},
+ * {@code EventLoopTransport}, {@code VirtualThreadTransport}), built on
+ * {@link AbstractTransport}, which holds what the models share: the acceptor and the shutdown
+ * sequence.
  *
  * <p>Contract, for every model:
  * <ul>
  * <li>{@link #start()} binds the listening socket with the configured backlog and returns once
  * accepting has begun; it leaves at least one non-daemon thread running until shutdown.</li>
- * <li>A connection permit is taken from the context before each {@code accept()} and released
- * when that connection closes, on every path; without a permit the transport does not accept,
- * so clients wait in the kernel's accept queue.</li>
+ * <li>A connection permit is taken before each {@code accept()} and released when that
+ * connection closes, on every path; without a permit the transport does not accept, so clients
+ * wait in the kernel's accept queue.</li>
  * <li>Handlers never run on an acceptor or selector thread.</li>
  * <li>{@link #shutdown(Duration)} is called once, from any thread, and blocks until every
  * connection and thread of the transport is gone or the grace period is over (then it closes
@@ -48,6 +53,20 @@ public interface Transport {
 	 * Releases whatever {@link #start()} acquired after it failed.
 	 */
 	void close();
+
+	/**
+	 * Returns the model's own pool, named {@code default}, for the statistics: the workers of
+	 * {@code blocking} and {@code event-loop}, the in-flight permits of {@code virtual-threads}.
+	 * Any thread, from construction on.
+	 * @return the pool
+	 */
+	PoolStats pool();
+
+	/**
+	 * Returns the reader of the listening socket's kernel accept queue.
+	 * @return the probe, or {@code null} before the socket is bound
+	 */
+	AcceptQueueProbe acceptQueue();
 
 	/**
 	 * Returns how many pooled buffers connections have borrowed and not given back: 0 whenever
