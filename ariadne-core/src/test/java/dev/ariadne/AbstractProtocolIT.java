@@ -416,7 +416,9 @@ abstract class AbstractProtocolIT {
 		AriadneServer impatient = startServer((config) -> config.headerTimeout(Duration.ofMillis(300)));
 		RawClient client = connect(impatient);
 		client.send("GET /hello HTTP/1.1\r\nHost: localhost\r\n");
-		assertRefused(client.read(), "HTTP/1.1 408 Request Timeout");
+		RawResponse response = client.read();
+		assertRefused(response, "HTTP/1.1 408 Request Timeout");
+		assertThat(response.bodyText()).isEqualTo("Request head not received within the header timeout\n");
 		client.expectClosed();
 	}
 
@@ -521,11 +523,15 @@ abstract class AbstractProtocolIT {
 	void answersRequestsTheServerCannotServeWithDateAndConnectionClose() throws IOException {
 		RawClient tunnel = connect();
 		tunnel.send("CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n");
-		assertRefused(tunnel.read(), "HTTP/1.1 501 Not Implemented");
+		RawResponse refused = tunnel.read();
+		assertRefused(refused, "HTTP/1.1 501 Not Implemented");
+		assertThat(refused.bodyText()).isEqualTo("CONNECT is not supported\n");
 		tunnel.expectClosed();
 		RawClient malformed = connect();
 		malformed.send(get("/echo-id/%zz"));
-		assertRefused(malformed.read(), "HTTP/1.1 400 Bad Request");
+		RawResponse bad = malformed.read();
+		assertRefused(bad, "HTTP/1.1 400 Bad Request");
+		assertThat(bad.bodyText()).isEqualTo("Malformed percent-encoding in the request path\n");
 		malformed.expectClosed();
 	}
 
@@ -536,6 +542,7 @@ abstract class AbstractProtocolIT {
 		RawClient client = connect();
 		RawResponse response = client.exchange(get("/fail-before"));
 		assertRefused(response, "HTTP/1.1 500 Internal Server Error");
+		assertThat(response.bodyText()).isEqualTo("Internal Server Error\n");
 		assertThat(response.header("X-Lost")).isNull();
 		client.expectClosed();
 	}

@@ -234,7 +234,9 @@ class FaultInjectionIT {
 		start(model, (config) -> config.headerTimeout(Duration.ofMillis(500)));
 		RawClient client = connect();
 		client.send("POST /echo HTTP/1.1\r\nHost: fault\r\nContent-Length: 100\r\n\r\n0123456789");
-		AbstractProtocolIT.assertRefused(client.read(), "HTTP/1.1 408 Request Timeout");
+		RawResponse response = client.read();
+		AbstractProtocolIT.assertRefused(response, "HTTP/1.1 408 Request Timeout");
+		assertThat(response.bodyText()).isEqualTo("Request body not received within the header timeout\n");
 		client.expectClosed();
 		client.close();
 		Leaks.assertServerHoldsNothing(this.server);

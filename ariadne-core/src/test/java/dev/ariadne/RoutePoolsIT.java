@@ -62,6 +62,7 @@ class RoutePoolsIT {
 		RawResponse overflow = send("/api/compute").read();
 		AbstractProtocolIT.assertRefused(overflow, "HTTP/1.1 503 Service Unavailable");
 		assertThat(overflow.header("Retry-After")).isEqualTo("1");
+		assertThat(overflow.bodyText()).isEqualTo("Pool 'compute' is full\n");
 		assertThat(this.server.stats().rejected(RejectReason.POOL_FULL)).isEqualTo(1);
 		for (int i = 0; i < 5; i++) {
 			AbstractProtocolIT.assertOk(send("/").read(), "light");

@@ -2,6 +2,7 @@ package dev.ariadne.server.blocking;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.pool.WorkerPool;
@@ -41,7 +42,7 @@ public final class BlockingTransport extends SocketTransport {
 	protected void serve(SocketConnection connection) {
 		if (!this.pool.execute(new Serve(connection))) {
 			this.context.registry().rejected(RejectReason.QUEUE_FULL);
-			connection.reject("All workers are busy and the queue is full", 1);
+			connection.reject(Answers.QUEUE_FULL, 1);
 		}
 	}
 
@@ -78,7 +79,7 @@ public final class BlockingTransport extends SocketTransport {
 	@Override
 	protected void stopTaking() {
 		for (Runnable pending : this.pool.shutdownAndDrainQueue()) {
-			((Serve) pending).connection.reject("Server is shutting down", 0);
+			((Serve) pending).connection.reject(Answers.SHUTTING_DOWN, 0);
 			this.context.registry().rejected(RejectReason.SHUTTING_DOWN);
 		}
 	}

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
@@ -16,7 +15,6 @@ import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.Handler;
-import dev.ariadne.server.Response;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
@@ -44,6 +42,10 @@ public final class HttpExchange {
 	static final long MAX_DRAIN = 64 * 1024;
 
 	private static final String ASTERISK_ROUTE = "*";
+
+	private static final RouteMatch REFUSED_CONNECT = refusal(Status.NOT_IMPLEMENTED_501, Answers.CONNECT_UNSUPPORTED);
+
+	private static final RouteMatch REFUSED_PATH = refusal(Status.BAD_REQUEST_400, Answers.MALFORMED_PATH);
 
 	private final ConnectionContext context;
 
@@ -152,8 +154,7 @@ public final class HttpExchange {
 		PoolCall call = new PoolCall(match.handler(), request, response);
 		if (!this.context.routePools().get(match.pool()).execute(call)) {
 			this.context.registry().rejected(RejectReason.POOL_FULL);
-			response.header(HeaderName.RETRY_AFTER, "1");
-			sendAndClose(response, 503, "Pool '" + match.pool() + "' is full");
+			response.answer(Status.SERVICE_UNAVAILABLE_503, Answers.poolFull(match.pool()), 1);
 			return 0;
 		}
 		return call.await();
@@ -175,23 +176,20 @@ public final class HttpExchange {
 			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
 		}
 		if (head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
-			Handler tunnel = (req, res) -> sendAndClose(res, 501, "CONNECT is not supported");
-			return new RouteMatch(RequestEvent.INVALID, tunnel, Collections.emptyMap(), Route.DEFAULT_POOL, false);
+			return REFUSED_CONNECT;
 		}
 		try {
 			return this.context.router().match(head.method(), ServerRequest.rawPath(head));
 		}
 		catch (IllegalArgumentException ex) {
-			Handler bad = (req, res) -> sendAndClose(res, 400, "Malformed percent-encoding in the request path");
-			return new RouteMatch(RequestEvent.INVALID, bad, Collections.emptyMap(), Route.DEFAULT_POOL, false);
+			return REFUSED_PATH;
 		}
 	}
 
-	/** Sends an answer the server chose itself; the connection closes after it. */
-	private static void sendAndClose(Response response, int status, String body) {
-		response.status(status);
-		response.header(HeaderName.CONNECTION, "close");
-		response.send(body);
+	/** A fixed answer the server chooses for a request no route may see; the connection closes after it. */
+	private static RouteMatch refusal(Status status, String reason) {
+		Handler refuse = (request, response) -> ((ServerResponse) response).answer(status, reason, 0);
+		return new RouteMatch(RequestEvent.INVALID, refuse, Collections.emptyMap(), Route.DEFAULT_POOL, false);
 	}
 
 	/** A handler run on a route pool while the connection's thread waits for it. */
@@ -249,15 +247,8 @@ public final class HttpExchange {
 		Throwable cause = (failure instanceof UncheckedIOException) ? failure.getCause() : failure;
 		if (cause instanceof BodyException bad && !response.committed()) {
 			HttpParseException parse = bad.parseException();
-			try {
-				response.reset(parse.status().code());
-				response.header(HeaderName.CONNECTION, "close");
-				response.send(parse.reason());
-				return response.finish();
-			}
-			catch (IOException | RuntimeException ex) {
-				return false;
-			}
+			response.answer(parse.status(), parse.reason(), 0);
+			return true;
 		}
 		if (cause instanceof IOException) {
 			// mostly the connection failing; but a handler's own I/O error (a missing file) is an
@@ -272,15 +263,8 @@ public final class HttpExchange {
 			// the head is on its way: the only honest signal left is an incomplete body
 			return false;
 		}
-		try {
-			response.reset(500);
-			response.header(HeaderName.CONNECTION, "close");
-			response.send("Internal Server Error");
-			return response.finish();
-		}
-		catch (IOException | RuntimeException ex) {
-			return false;
-		}
+		response.answer(Status.INTERNAL_SERVER_ERROR_500, Answers.HANDLER_FAILED, 0);
+		return true;
 	}
 
 	private boolean drain(RequestBody body) {
@@ -325,22 +309,8 @@ public final class HttpExchange {
 	 * {@link RequestEvent#REJECTED})
 	 */
 	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String route) {
-		byte[] body = (reason + "\n").getBytes(StandardCharsets.UTF_8);
-		ConnectionOutput out = this.out;
-		out.append(StatusLines.of(status));
-		out.append(this.context.clock().headerLine());
-		out.append("Content-Type: text/plain; charset=utf-8\r\n");
-		if (retryAfterSeconds > 0) {
-			out.append("Retry-After: ");
-			out.appendDecimal(retryAfterSeconds);
-			out.appendCrlf();
-		}
-		out.append("Content-Length: ");
-		out.appendDecimal(body.length);
-		out.append("\r\nConnection: close\r\n\r\n");
-		if (head == null || head.method() != Method.HEAD) {
-			out.append(body);
-		}
+		Answers.write(this.out, this.context.clock(), status, reason, retryAfterSeconds,
+				head != null && head.method() == Method.HEAD);
 		if (this.context.events().hasListeners()) {
 			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
 			this.context.events().publish(

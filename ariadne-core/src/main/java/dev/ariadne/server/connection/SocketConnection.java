@@ -11,7 +11,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -80,10 +79,6 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private static final int CLOSED = 2;
 
 	private static final int BUFFER_SIZE = 8192;
-
-	private static final int LINGER_BYTES = 64 * 1024;
-
-	private static final long LINGER_MILLIS = 1000;
 
 	private static final int WRITE_SLICE = 64 * 1024;
 
@@ -167,7 +162,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		}
 		catch (SocketTimeoutException ex) {
 			if (this.head == null && !this.parser.isIdle()) {
-				refuse(Status.REQUEST_TIMEOUT_408, "Request head not received within the header timeout");
+				refuse(Status.REQUEST_TIMEOUT_408, Answers.HEAD_TIMEOUT);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -195,7 +190,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			boolean keep;
 			long admitted = this.gate.enter();
 			if (admitted < 0) {
-				this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, "Too many requests are waiting", 1, this.head,
+				this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, Answers.QUEUE_FULL, 1, this.head,
 						RequestEvent.REJECTED);
 				return true;
 			}
@@ -372,11 +367,11 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 */
 	private void lingerAndClose() throws IOException {
 		this.socket.shutdownOutput();
-		this.socket.setSoTimeout((int) LINGER_MILLIS);
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+		this.socket.setSoTimeout((int) TimeUnit.NANOSECONDS.toMillis(Answers.LINGER_NANOS));
+		long deadline = System.nanoTime() + Answers.LINGER_NANOS;
 		byte[] scrap = this.in.array();
 		int discarded = 0;
-		while (discarded < LINGER_BYTES && System.nanoTime() < deadline) {
+		while (discarded < Answers.LINGER_BYTES && System.nanoTime() < deadline) {
 			int n = this.input.read(scrap, 0, scrap.length);
 			if (n < 0) {
 				break;
@@ -491,7 +486,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			}
 			if (this.awaitingContinue) {
 				this.awaitingContinue = false;
-				SocketConnection.this.out.append("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+				SocketConnection.this.out.append(Answers.CONTINUE);
 			}
 			SocketConnection connection = SocketConnection.this;
 			while (this.hasBody) {
@@ -527,8 +522,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			catch (SocketTimeoutException ex) {
 				// answered 408 like a late head, as the event loop does, unless the handler has
 				// committed its response by now
-				throw new BodyException(new HttpParseException(Status.REQUEST_TIMEOUT_408,
-						"Request body not received within the header timeout"));
+				throw new BodyException(new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT));
 			}
 		}
 

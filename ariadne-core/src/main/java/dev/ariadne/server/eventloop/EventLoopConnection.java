@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
@@ -18,6 +17,7 @@ import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
@@ -51,10 +51,6 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	/** Most pipelined requests one worker runs in a row before handing the connection back. */
 	private static final int MAX_INLINE = 64;
-
-	private static final long LINGER_NANOS = 1_000_000_000L;
-
-	private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
 	private enum Phase {
 
@@ -292,7 +288,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			boolean named = routePool != null;
 			this.context.registry().rejected(named ? RejectReason.POOL_FULL : RejectReason.QUEUE_FULL);
 			refuse(Status.SERVICE_UNAVAILABLE_503,
-					named ? "Pool '" + match.pool() + "' is full" : "All workers are busy and the queue is full", 1,
+					named ? "Pool '" + match.pool() + "' is full" : Answers.QUEUE_FULL, 1,
 					RequestEvent.REJECTED);
 		}
 	}
@@ -390,7 +386,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			// the client may still be sending (pipelined requests): closing with unread input
 			// resets the connection, which can destroy the response before the client reads it
 			this.phase = Phase.CLOSING;
-			this.deadline = this.loop.now() + LINGER_NANOS;
+			this.deadline = this.loop.now() + Answers.LINGER_NANOS;
 			releaseInput();
 			startLinger();
 			return;
@@ -431,7 +427,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			return;
 		}
 		this.out.release();
-		this.deadline = this.loop.now() + LINGER_NANOS;
+		this.deadline = this.loop.now() + Answers.LINGER_NANOS;
 		if (!hasPending()) {
 			startLinger();
 		}
@@ -628,8 +624,8 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 						close();
 					}
 					else {
-						refuse(Status.REQUEST_TIMEOUT_408, "Request not received within the header timeout", 0,
-								RequestEvent.INVALID);
+						refuse(Status.REQUEST_TIMEOUT_408,
+								(this.head == null) ? Answers.HEAD_TIMEOUT : Answers.BODY_TIMEOUT, 0, RequestEvent.INVALID);
 					}
 				}
 			}
@@ -715,11 +711,11 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			if (head.expectContinue()) {
 				if (this.parsingOnWorker) {
 					// after the responses still buffered on this worker, in order
-					this.out.append(CONTINUE);
+					this.out.append(Answers.CONTINUE);
 				}
 				else {
 					try {
-						enqueue(CONTINUE, 0, CONTINUE.length);
+						enqueue(Answers.CONTINUE, 0, Answers.CONTINUE.length);
 					}
 					catch (IOException ex) {
 						return false;
