@@ -21,6 +21,7 @@ import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
+import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
@@ -34,41 +35,6 @@ import dev.ariadne.server.stats.RequestEvent;
  * connection waits for input.
  */
 public final class SocketConnection implements RequestSink, TrackedConnection {
-
-	/**
-	 * Admission of each request to a handler: the {@code virtual-threads} model's permits.
-	 * Called on the connection's own thread.
-	 */
-	public interface Gate {
-
-		/** Admits every request at once. */
-		Gate OPEN = new Gate() {
-
-			@Override
-			public long enter() {
-				return 0;
-			}
-
-			@Override
-			public void exit() {
-			}
-
-		};
-
-		/**
-		 * Waits until the request may run.
-		 * @return how long it waited, in nanoseconds, or -1 when the request is refused (too
-		 * many waiting); then {@link #exit()} is not called and the request is answered 503
-		 * @throws InterruptedException if the thread is interrupted while waiting
-		 */
-		long enter() throws InterruptedException;
-
-		/**
-		 * Ends an admitted request.
-		 */
-		void exit();
-
-	}
 
 	private static final Logger logger = System.getLogger(SocketConnection.class.getName());
 
@@ -86,7 +52,10 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private final Socket socket;
 
-	private final Gate gate;
+	private final PoolEntry<InterruptedException> entry;
+
+	/** Runs the current exchange, on this thread or a route pool's worker. */
+	private final Runnable runExchange = this::runExchange;
 
 	private final long acceptedNanos;
 
@@ -121,19 +90,29 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private boolean messageDone;
 
+	// ---- the current exchange, handed to the thread that runs it by the pool entry
+
+	private RouteMatch match;
+
+	private long startNanos;
+
+	private long queueWaitNanos;
+
+	private boolean keep;
+
 	/**
 	 * Creates a connection for an accepted socket; the acceptor registers it, and it counts as
 	 * open until {@link #serve()} (or {@link #reject}) ends.
 	 * @param context what the server's connections share
 	 * @param channel the accepted socket, in blocking mode
-	 * @param gate admission of requests to handlers
+	 * @param entry how the model's requests reach their pool
 	 * @param releaseConnection whether to release the connection after the current response
 	 */
-	public SocketConnection(ConnectionContext context, SocketChannel channel, Gate gate,
+	public SocketConnection(ConnectionContext context, SocketChannel channel, PoolEntry<InterruptedException> entry,
 			BooleanSupplier releaseConnection) {
 		this.context = context;
 		this.socket = channel.socket();
-		this.gate = gate;
+		this.entry = entry;
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
 		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
@@ -182,33 +161,32 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 * timeout or a shutdown between requests)
 	 */
 	private boolean serveRequests() throws IOException, HttpParseException, InterruptedException {
-		long queueWait = System.nanoTime() - this.acceptedNanos;
+		// blocking: how long the connection waited for a worker, counted with its first request
+		long connectionWait = System.nanoTime() - this.acceptedNanos;
 		boolean first = true;
 		while (readHead(first)) {
 			first = false;
-			long start = System.nanoTime();
-			boolean keep;
-			long admitted = this.gate.enter();
-			if (admitted < 0) {
-				this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, Answers.QUEUE_FULL, 1, this.head,
-						RequestEvent.REJECTED);
-				return true;
-			}
-			long wait = queueWait + admitted;
-			queueWait = 0;
-			try {
-				keep = this.exchange.run(this.head, this.body, start, wait);
-			}
-			finally {
-				this.gate.exit();
-			}
-			if (!keep || !completeMessage()) {
+			this.startNanos = System.nanoTime();
+			this.queueWaitNanos = connectionWait;
+			connectionWait = 0;
+			this.match = this.exchange.route(this.head);
+			boolean dispatched = this.exchange.dispatch(this.head, this.match, this.entry, this.runExchange);
+			// a handler that left its interrupt status set must not cost the connection: a
+			// channel closes when a thread blocked in it is interrupted
+			Thread.interrupted();
+			if (!dispatched || !this.keep || !completeMessage()) {
 				return true;
 			}
 			this.parser.reset();
 			this.head = null;
 		}
 		return false;
+	}
+
+	/** Runs the current exchange, on this thread or on a worker of its route pool. */
+	private void runExchange() {
+		long waited = this.queueWaitNanos + (System.nanoTime() - this.startNanos);
+		this.keep = this.exchange.run(this.head, this.body, this.startNanos, waited, this.match);
 	}
 
 	/** Reads until a request head is complete; {@code false} when the connection should end. */

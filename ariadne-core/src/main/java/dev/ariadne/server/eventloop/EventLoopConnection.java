@@ -21,12 +21,10 @@ import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
+import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.RequestBody;
 import dev.ariadne.server.connection.TrackedConnection;
-import dev.ariadne.server.pool.TaskPool;
-import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.routing.RouteMatch;
-import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
@@ -82,7 +80,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private final ServerConfig config;
 
-	private final WorkerPool pool;
+	private final PoolEntry<RuntimeException> entry;
 
 	private final RequestParser parser;
 
@@ -109,6 +107,9 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	/** A pipelined request the worker found malformed, answered once the connection is back. */
 	private HttpParseException invalidNext;
 
+	/** The route of a pipelined request the worker parsed ahead and left for its own pool. */
+	private RouteMatch routed;
+
 	/** Whether the parser runs on a worker (between pipelined exchanges) rather than the selector. */
 	private boolean parsingOnWorker;
 
@@ -134,13 +135,13 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private long lastWriteNanos;
 
-	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context, WorkerPool pool)
-			throws IOException {
+	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context,
+			PoolEntry<RuntimeException> entry) throws IOException {
 		this.loop = loop;
 		this.channel = channel;
 		this.context = context;
 		this.config = context.config();
-		this.pool = pool;
+		this.entry = entry;
 		this.parser = new RequestParser(this.config.limits(), this);
 		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
@@ -241,7 +242,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			}
 		}
 		catch (HttpParseException ex) {
-			refuse(ex.status(), ex.reason(), 0, RequestEvent.INVALID);
+			refuse(ex.status(), ex.reason(), RequestEvent.INVALID);
 			return;
 		}
 		if (this.phase == Phase.READING) {
@@ -274,22 +275,19 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 	}
 
+	/** Sends the complete request to its pool; selector thread. */
 	private void dispatch() {
 		this.phase = Phase.DISPATCHED;
 		RequestHead head = this.head;
 		RequestBody body = requestBody();
 		long start = this.headNanos;
 		long dispatched = this.loop.now();
-		// routing is cheap and decides the pool: a route pool's request never takes a default worker
-		RouteMatch match = this.exchange.route(head);
-		TaskPool routePool = this.context.routePools().get(match.pool());
-		TaskPool pool = (routePool != null) ? routePool : this.pool;
-		if (!pool.execute(() -> runExchanges(pool, head, body, start, dispatched, match))) {
-			boolean named = routePool != null;
-			this.context.registry().rejected(named ? RejectReason.POOL_FULL : RejectReason.QUEUE_FULL);
-			refuse(Status.SERVICE_UNAVAILABLE_503,
-					named ? "Pool '" + match.pool() + "' is full" : Answers.QUEUE_FULL, 1,
-					RequestEvent.REJECTED);
+		// routed once: here, or on the worker that parsed it ahead and left it for its own pool
+		RouteMatch match = (this.routed != null) ? this.routed : this.exchange.route(head);
+		this.routed = null;
+		if (!this.exchange.dispatch(head, match, this.entry,
+				() -> runExchanges(head, body, start, dispatched, match))) {
+			closeAfterAnswer();
 		}
 	}
 
@@ -300,8 +298,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	 * selector per request. Reads nothing from the socket: the buffered input and the parser
 	 * belong to this worker until it hands the connection back.
 	 */
-	private void runExchanges(TaskPool pool, RequestHead head, RequestBody body, long start, long dispatched,
-			RouteMatch match) {
+	private void runExchanges(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
 		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
 		HttpParseException invalid = null;
 		for (int inline = 0; keep; inline++) {
@@ -315,26 +312,34 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 				break;
 			}
 			RouteMatch next = this.exchange.route(this.head);
-			if (inline == MAX_INLINE || this.context.routePools().get(next.pool()) != routePoolOf(pool)) {
+			if (inline == MAX_INLINE || !next.pool().equals(match.pool())) {
+				// the selector dispatches it to its own pool
+				this.routed = next;
 				break;
 			}
 			keep = this.exchange.run(this.head, requestBody(), this.headNanos, 0, next);
 		}
+		complete(keep, invalid);
+	}
+
+	/**
+	 * Ends a worker's turn with the connection: flushes the responses, gives the output buffer
+	 * back and hands the connection back to the selector. Any thread but the selector.
+	 * @param keep whether the connection carries another request
+	 * @param invalid a pipelined request found malformed, answered once the connection is back
+	 */
+	private void complete(boolean keep, HttpParseException invalid) {
+		boolean keepAlive = keep;
 		try {
 			this.out.flush();
 		}
 		catch (IOException ex) {
-			keep = false;
+			keepAlive = false;
 			this.out.discard();
 		}
 		this.out.release();
-		boolean keepAlive = keep;
-		HttpParseException error = invalid;
-		this.loop.execute(() -> afterExchange(keepAlive, error));
-	}
-
-	private TaskPool routePoolOf(TaskPool pool) {
-		return (pool == this.pool) ? null : pool;
+		boolean kept = keepAlive;
+		this.loop.execute(() -> afterExchange(kept, invalid));
 	}
 
 	private RequestBody requestBody() {
@@ -397,7 +402,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		if (this.invalidNext != null) {
 			HttpParseException invalid = this.invalidNext;
 			this.invalidNext = null;
-			refuse(invalid.status(), invalid.reason(), 0, RequestEvent.INVALID);
+			refuse(invalid.status(), invalid.reason(), RequestEvent.INVALID);
 		}
 		else if (this.messageDone) {
 			dispatch();
@@ -413,12 +418,18 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 	}
 
+	/** Answers a request the server refuses and closes after the answer; selector thread. */
+	private void refuse(Status status, String reason, String route) {
+		this.exchange.refuse(status, reason, 0, this.head, route);
+		closeAfterAnswer();
+	}
+
 	/**
-	 * Queues an error response and closes after it is written. Selector thread.
+	 * Queues the answer in the output, then closes once it is written and the client had a
+	 * moment to read it. Selector thread.
 	 */
-	private void refuse(Status status, String reason, int retryAfterSeconds, String route) {
+	private void closeAfterAnswer() {
 		this.phase = Phase.CLOSING;
-		this.exchange.refuse(status, reason, retryAfterSeconds, this.head, route);
 		try {
 			this.out.flushTo(this::enqueue);
 		}
@@ -625,7 +636,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 					}
 					else {
 						refuse(Status.REQUEST_TIMEOUT_408,
-								(this.head == null) ? Answers.HEAD_TIMEOUT : Answers.BODY_TIMEOUT, 0, RequestEvent.INVALID);
+								(this.head == null) ? Answers.HEAD_TIMEOUT : Answers.BODY_TIMEOUT, RequestEvent.INVALID);
 					}
 				}
 			}

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.channels.SocketChannel;
 
 import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.internal.Threads;
+import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.PoolStats;
+import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.AbstractTransport;
 
 /**
@@ -19,6 +22,9 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 	private static final int INPUT_BUFFER = 16 * 1024;
 
 	private final WorkerPool pool;
+
+	/** The selector queues each request on its route's pool or on the workers, and goes on. */
+	private final PoolEntry<RuntimeException> entry = this::enter;
 
 	private SelectorLoop[] loops = new SelectorLoop[0];
 
@@ -59,7 +65,14 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 		SelectorLoop loop = this.loops[this.next];
 		this.next = (this.next + 1) % this.loops.length;
 		channel.configureBlocking(false);
-		return new EventLoopConnection(loop, channel, this.context, this.pool);
+		return new EventLoopConnection(loop, channel, this.context, this.entry);
+	}
+
+	private RejectReason enter(TaskPool routePool, Runnable exchange) {
+		if (routePool != null) {
+			return routePool.execute(exchange) ? null : RejectReason.POOL_FULL;
+		}
+		return this.pool.execute(exchange) ? null : RejectReason.QUEUE_FULL;
 	}
 
 	@Override

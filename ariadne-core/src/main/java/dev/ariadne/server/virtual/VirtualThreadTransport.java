@@ -5,8 +5,10 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.internal.VirtualThreads;
+import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.SocketTransport;
@@ -23,6 +25,8 @@ public final class VirtualThreadTransport extends SocketTransport {
 	private final Permits permits;
 
 	private final ThreadFactory virtualThreads;
+
+	private final PoolEntry<InterruptedException> entry = this::enter;
 
 	/**
 	 * Creates the transport.
@@ -42,8 +46,21 @@ public final class VirtualThreadTransport extends SocketTransport {
 	}
 
 	@Override
-	protected SocketConnection.Gate gate() {
-		return this.permits;
+	protected PoolEntry<InterruptedException> entry() {
+		return this.entry;
+	}
+
+	/** A request runs once it has a permit; the permit is held while its route pool runs it. */
+	private RejectReason enter(TaskPool routePool, Runnable exchange) throws InterruptedException {
+		if (!this.permits.enter()) {
+			return RejectReason.QUEUE_FULL;
+		}
+		try {
+			return runHereOrWait(routePool, exchange);
+		}
+		finally {
+			this.permits.exit();
+		}
 	}
 
 	@Override
@@ -52,7 +69,7 @@ public final class VirtualThreadTransport extends SocketTransport {
 	}
 
 	/** The in-flight limit: permits are the "workers" of this model. */
-	private final class Permits implements SocketConnection.Gate, PoolStats {
+	private static final class Permits implements PoolStats {
 
 		private final int max;
 
@@ -68,28 +85,25 @@ public final class VirtualThreadTransport extends SocketTransport {
 			this.semaphore = new Semaphore(max, true);
 		}
 
-		@Override
-		public long enter() throws InterruptedException {
+		/** Waits for a permit; {@code false} when too many requests wait already. */
+		boolean enter() throws InterruptedException {
 			if (this.semaphore.tryAcquire()) {
-				return 0;
+				return true;
 			}
 			if (this.waiting.incrementAndGet() > this.queueCapacity) {
 				this.waiting.decrementAndGet();
-				VirtualThreadTransport.this.context.registry().rejected(RejectReason.QUEUE_FULL);
-				return -1;
+				return false;
 			}
-			long start = System.nanoTime();
 			try {
 				this.semaphore.acquire();
 			}
 			finally {
 				this.waiting.decrementAndGet();
 			}
-			return System.nanoTime() - start;
+			return true;
 		}
 
-		@Override
-		public void exit() {
+		void exit() {
 			this.semaphore.release();
 		}
 
