@@ -3,7 +3,6 @@ package dev.ariadne.server.connection;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -46,8 +45,6 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private static final int BUFFER_SIZE = 8192;
 
-	private static final int WRITE_SLICE = 64 * 1024;
-
 	private final ConnectionContext context;
 
 	private final Socket socket;
@@ -65,6 +62,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private final ByteBuffer in = ByteBuffer.allocate(BUFFER_SIZE).flip();
 
+	private final SocketWriter writer;
+
 	private final ConnectionOutput out;
 
 	private final HttpExchange exchange;
@@ -72,11 +71,6 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private final SocketBody body = new SocketBody();
 
 	private InputStream input;
-
-	private OutputStream output;
-
-	/** When the write in progress last made progress (odd, never 0), or 0 when not writing. */
-	private volatile long writeSince;
 
 	/** When the connection, idle now or next, is closed for its idle time ({@link System#nanoTime()}). */
 	private volatile long idleDeadline;
@@ -115,7 +109,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		this.entry = entry;
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
-		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
+		this.writer = new SocketWriter(this.socket);
+		this.out = new ConnectionOutput(this.writer, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) this.socket.getRemoteSocketAddress(),
 				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection);
 	}
@@ -291,36 +286,12 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		return true;
 	}
 
-	/**
-	 * Writes in slices, so the write watchdog sees progress on a large but moving write and
-	 * only a stalled one times out.
-	 */
-	private void transmit(byte[] bytes, int offset, int length) throws IOException {
-		OutputStream output = this.output;
-		if (output == null) {
-			// a channel's socket makes a new stream per call
-			output = this.socket.getOutputStream();
-			this.output = output;
-		}
-		int end = offset + length;
-		try {
-			for (int position = offset; position < end; position += WRITE_SLICE) {
-				this.writeSince = System.nanoTime() | 1;
-				output.write(bytes, position, Math.min(WRITE_SLICE, end - position));
-			}
-		}
-		finally {
-			this.writeSince = 0;
-		}
-	}
-
 	@Override
 	public void closeIfExpired(long nowNanos, long writeTimeoutNanos) {
 		if (this.state.get() == IDLE && nowNanos - this.idleDeadline >= 0 && closeIfIdle()) {
 			return;
 		}
-		long since = this.writeSince;
-		if (since != 0 && nowNanos - since > writeTimeoutNanos) {
+		if (this.writer.stalled(nowNanos, writeTimeoutNanos)) {
 			logger.log(Level.DEBUG, () -> "Closing " + this.socket.getRemoteSocketAddress()
 					+ ": it read nothing of its response for " + writeTimeoutNanos / 1_000_000 + " ms");
 			abort();
