@@ -6,7 +6,6 @@ import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.pool.WorkerPool;
-import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.SocketTransport;
 
@@ -17,9 +16,7 @@ import dev.ariadne.server.transport.SocketTransport;
  * connection closes: the starvation this project makes visible. The release threshold answers
  * with {@code Connection: close} while the pool is busier than it, so pinned workers come free.
  */
-public final class BlockingTransport extends SocketTransport {
-
-	private final WorkerPool pool;
+public final class BlockingTransport extends SocketTransport<WorkerPool> {
 
 	/** Connections told to close to release their worker, whose worker has not yet moved on. */
 	private final AtomicInteger releasing = new AtomicInteger();
@@ -29,13 +26,7 @@ public final class BlockingTransport extends SocketTransport {
 	 * @param context what the server's connections share
 	 */
 	public BlockingTransport(ConnectionContext context) {
-		super(context);
-		this.pool = createWorkerPool();
-	}
-
-	@Override
-	public PoolStats pool() {
-		return this.pool;
+		super(context, workerPool(context.config()));
 	}
 
 	@Override
@@ -82,16 +73,6 @@ public final class BlockingTransport extends SocketTransport {
 			((Serve) pending).connection.reject(Answers.SHUTTING_DOWN, 0);
 			this.context.registry().rejected(RejectReason.SHUTTING_DOWN);
 		}
-	}
-
-	@Override
-	protected void stopThreads() throws InterruptedException {
-		stop(this.pool);
-	}
-
-	@Override
-	protected void stopThreadsNow() {
-		this.pool.shutdownNow();
 	}
 
 	/** The pool task of one connection, so a queued connection can be found again. */

@@ -8,7 +8,6 @@ import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.internal.Threads;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.pool.WorkerPool;
-import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.AbstractTransport;
 
@@ -17,11 +16,9 @@ import dev.ariadne.server.transport.AbstractTransport;
  * requests to the worker pool, so an idle keep-alive connection costs no thread and no buffer.
  * The acceptor spreads connections over the selector loops in turn.
  */
-public final class EventLoopTransport extends AbstractTransport<EventLoopConnection> {
+public final class EventLoopTransport extends AbstractTransport<EventLoopConnection, WorkerPool> {
 
 	private static final int INPUT_BUFFER = 16 * 1024;
-
-	private final WorkerPool pool;
 
 	/** The selector queues each request on its route's pool or on the workers, and goes on. */
 	private final PoolEntry<RuntimeException> entry = this::enter;
@@ -38,13 +35,7 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 	 * @param context what the server's connections share
 	 */
 	public EventLoopTransport(ConnectionContext context) {
-		super(context);
-		this.pool = createWorkerPool();
-	}
-
-	@Override
-	public PoolStats pool() {
-		return this.pool;
+		super(context, workerPool(context.config()));
 	}
 
 	@Override
@@ -96,12 +87,7 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 		for (Thread thread : this.loopThreads) {
 			thread.join(1000);
 		}
-		stop(this.pool);
-	}
-
-	@Override
-	protected void stopThreadsNow() {
-		this.pool.shutdownNow();
+		super.stopThreads();
 	}
 
 	@Override

@@ -15,6 +15,7 @@ import dev.ariadne.server.internal.Threads;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.AcceptQueueProbe;
+import dev.ariadne.server.stats.PoolStats;
 
 /**
  * What the transports of every I/O model share: the acceptor and the shutdown sequence. A
@@ -38,8 +39,9 @@ import dev.ariadne.server.stats.AcceptQueueProbe;
  * threads ({@link #stopThreadsNow()}).
  *
  * @param <C> the model's connection
+ * @param <P> the model's own pool: its workers, or what stands for them
  */
-public abstract class AbstractTransport<C extends TrackedConnection> implements Transport {
+public abstract class AbstractTransport<C extends TrackedConnection, P extends PoolStats> implements Transport {
 
 	private static final Logger logger = System.getLogger(AbstractTransport.class.getName());
 
@@ -55,16 +57,37 @@ public abstract class AbstractTransport<C extends TrackedConnection> implements 
 	/** The configuration. */
 	protected final ServerConfig config;
 
+	/** The model's own pool, named {@code default}. */
+	protected final P pool;
+
 	private final Acceptor<C> acceptor;
 
 	/**
 	 * Creates the shared part of a transport.
 	 * @param context what the server's connections share
+	 * @param pool the model's own pool, named {@code default}
 	 */
-	protected AbstractTransport(ConnectionContext context) {
+	protected AbstractTransport(ConnectionContext context, P pool) {
 		this.context = context;
 		this.config = context.config();
+		this.pool = pool;
 		this.acceptor = new Acceptor<>(this.config, context.registry(), this);
+	}
+
+	/**
+	 * Creates a model's worker pool, named {@code default}, from {@code threads.*}; its platform
+	 * threads start on demand.
+	 * @param config the configuration
+	 * @return the pool
+	 */
+	protected static WorkerPool workerPool(ServerConfig config) {
+		return new WorkerPool("default", config.minThreads(), config.maxThreads(), config.queueCapacity(),
+				Threads.named("ariadne-" + config.name() + "-worker", true));
+	}
+
+	@Override
+	public final PoolStats pool() {
+		return this.pool;
 	}
 
 	@Override
@@ -137,16 +160,28 @@ public abstract class AbstractTransport<C extends TrackedConnection> implements 
 
 	/**
 	 * Last step of a shutdown, once the connections are gone or aborted: stops the model's
-	 * threads, waiting briefly for them.
+	 * threads, waiting briefly for them. By default, stops the model's pool if it runs tasks:
+	 * its queued tasks never run, its running ones get a moment to finish and are interrupted
+	 * after it.
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	protected void stopThreads() throws InterruptedException {
+		if (this.pool instanceof TaskPool tasks) {
+			tasks.shutdownAndDrainQueue();
+			if (!tasks.awaitTermination(TERMINATION_MILLIS)) {
+				tasks.shutdownNow();
+			}
+		}
 	}
 
 	/**
-	 * Stops the model's threads at once, interrupting them: the shutdown was interrupted.
+	 * Stops the model's threads at once, interrupting them: the shutdown was interrupted. By
+	 * default, stops the model's pool now if it runs tasks.
 	 */
 	protected void stopThreadsNow() {
+		if (this.pool instanceof TaskPool tasks) {
+			tasks.shutdownNow();
+		}
 	}
 
 	/**
@@ -173,29 +208,6 @@ public abstract class AbstractTransport<C extends TrackedConnection> implements 
 	@Override
 	public void close() {
 		this.acceptor.close();
-	}
-
-	/**
-	 * Creates the model's worker pool, named {@code default}, from {@code threads.*}; its
-	 * platform threads start on demand.
-	 * @return the pool
-	 */
-	protected final WorkerPool createWorkerPool() {
-		return new WorkerPool("default", this.config.minThreads(), this.config.maxThreads(),
-				this.config.queueCapacity(), Threads.named("ariadne-" + this.config.name() + "-worker", true));
-	}
-
-	/**
-	 * Stops a pool: its queued tasks never run, its running ones get a moment to finish and are
-	 * interrupted after it.
-	 * @param pool the pool
-	 * @throws InterruptedException if interrupted while waiting
-	 */
-	protected static void stop(TaskPool pool) throws InterruptedException {
-		pool.shutdownAndDrainQueue();
-		if (!pool.awaitTermination(TERMINATION_MILLIS)) {
-			pool.shutdownNow();
-		}
 	}
 
 }

@@ -36,7 +36,7 @@ final class Acceptor<C extends TrackedConnection> implements Runnable {
 
 	private final ConnectionRegistry registry;
 
-	private final AbstractTransport<C> model;
+	private final AbstractTransport<C, ?> model;
 
 	private volatile ServerSocketChannel channel;
 
@@ -48,7 +48,7 @@ final class Acceptor<C extends TrackedConnection> implements Runnable {
 
 	private volatile boolean running;
 
-	Acceptor(ServerConfig config, ConnectionRegistry registry, AbstractTransport<C> model) {
+	Acceptor(ServerConfig config, ConnectionRegistry registry, AbstractTransport<C, ?> model) {
 		this.config = config;
 		this.registry = registry;
 		this.model = model;

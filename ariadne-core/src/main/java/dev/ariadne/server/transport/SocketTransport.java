@@ -9,6 +9,7 @@ import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 
 /**
@@ -17,17 +18,20 @@ import dev.ariadne.server.stats.RejectReason;
  * {@link SocketConnection}s, a {@link Watchdog} enforces their idle and write timeouts, and a
  * request of a route pool runs there while the connection's thread waits for it (the thread
  * stays with its connection).
+ *
+ * @param <P> the model's own pool
  */
-public abstract class SocketTransport extends AbstractTransport<SocketConnection> {
+public abstract class SocketTransport<P extends PoolStats> extends AbstractTransport<SocketConnection, P> {
 
 	private final BooleanSupplier releaseConnection = this::releaseConnection;
 
 	/**
 	 * Creates the shared part of a socket model's transport.
 	 * @param context what the server's connections share
+	 * @param pool the model's own pool, named {@code default}
 	 */
-	protected SocketTransport(ConnectionContext context) {
-		super(context);
+	protected SocketTransport(ConnectionContext context, P pool) {
+		super(context, pool);
 	}
 
 	/**

@@ -20,9 +20,7 @@ import dev.ariadne.server.transport.SocketTransport;
  * 503. Needs Java 21; the project compiles for 17, so virtual threads come from the one
  * reflective factory, {@link VirtualThreads}.
  */
-public final class VirtualThreadTransport extends SocketTransport {
-
-	private final Permits permits;
+public final class VirtualThreadTransport extends SocketTransport<VirtualThreadTransport.Permits> {
 
 	private final ThreadFactory virtualThreads;
 
@@ -34,15 +32,9 @@ public final class VirtualThreadTransport extends SocketTransport {
 	 * @throws IllegalStateException if this JVM has no virtual threads (before Java 21)
 	 */
 	public VirtualThreadTransport(ConnectionContext context) {
-		super(context);
+		super(context, new Permits(context.config().maxThreads(), context.config().queueCapacity()));
 		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
 				"ariadne.server.io-model=virtual-threads");
-		this.permits = new Permits(this.config.maxThreads(), this.config.queueCapacity());
-	}
-
-	@Override
-	public PoolStats pool() {
-		return this.permits;
 	}
 
 	@Override
@@ -52,14 +44,14 @@ public final class VirtualThreadTransport extends SocketTransport {
 
 	/** A request runs once it has a permit; the permit is held while its route pool runs it. */
 	private RejectReason enter(TaskPool routePool, Runnable exchange) throws InterruptedException {
-		if (!this.permits.enter()) {
+		if (!this.pool.enter()) {
 			return RejectReason.QUEUE_FULL;
 		}
 		try {
 			return runHereOrWait(routePool, exchange);
 		}
 		finally {
-			this.permits.exit();
+			this.pool.exit();
 		}
 	}
 
@@ -69,7 +61,7 @@ public final class VirtualThreadTransport extends SocketTransport {
 	}
 
 	/** The in-flight limit: permits are the "workers" of this model. */
-	private static final class Permits implements PoolStats {
+	static final class Permits implements PoolStats {
 
 		private final int max;
 

@@ -1,7 +1,5 @@
 package dev.ariadne.server.pool;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,9 +20,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class VirtualPoolTest {
 
-	private final List<VirtualPool> pools = new ArrayList<>();
-
 	private final CountDownLatch release = new CountDownLatch(1);
+
+	/** Tasks of {@link #blocked} interrupted while they waited for {@link #release}. */
+	private final AtomicInteger interrupted = new AtomicInteger();
+
+	/** The pool under test: one per test. */
+	private VirtualPool pool;
 
 	@BeforeEach
 	void needsVirtualThreads() {
@@ -32,11 +34,11 @@ class VirtualPoolTest {
 	}
 
 	@AfterEach
-	void stopPools() throws InterruptedException {
+	void stopThePool() throws InterruptedException {
 		this.release.countDown();
-		for (VirtualPool pool : this.pools) {
-			pool.shutdownNow();
-			assertThat(pool.awaitTermination(5000)).isTrue();
+		if (this.pool != null) {
+			this.pool.shutdownNow();
+			assertThat(this.pool.awaitTermination(5000)).as("the pool's threads ended").isTrue();
 		}
 	}
 
@@ -63,25 +65,15 @@ class VirtualPoolTest {
 	void shutdownNowInterruptsRunningTasksAndReturnsQueuedOnes() throws Exception {
 		VirtualPool pool = pool(2, 5);
 		CountDownLatch started = new CountDownLatch(2);
-		AtomicInteger interrupted = new AtomicInteger();
-		for (int i = 0; i < 2; i++) {
-			pool.execute(() -> {
-				started.countDown();
-				try {
-					new CountDownLatch(1).await(60, TimeUnit.SECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted.incrementAndGet();
-				}
-			});
-		}
+		assertThat(pool.execute(blocked(started))).isTrue();
+		assertThat(pool.execute(blocked(started))).isTrue();
 		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
 		Runnable queued = () -> {
 		};
 		assertThat(pool.execute(queued)).isTrue();
 		assertThat(pool.shutdownNow()).containsExactly(queued);
 		assertThat(pool.awaitTermination(5000)).as("both tasks ended").isTrue();
-		assertThat(interrupted).hasValue(2);
+		assertThat(this.interrupted).hasValue(2);
 		assertThat(pool.execute(() -> {
 		})).as("no task after a shutdown").isFalse();
 	}
@@ -90,16 +82,7 @@ class VirtualPoolTest {
 	void shutdownAndDrainQueueLetsRunningTasksFinish() throws Exception {
 		VirtualPool pool = pool(1, 5);
 		CountDownLatch started = new CountDownLatch(1);
-		AtomicInteger interrupted = new AtomicInteger();
-		pool.execute(() -> {
-			started.countDown();
-			try {
-				this.release.await();
-			}
-			catch (InterruptedException ex) {
-				interrupted.incrementAndGet();
-			}
-		});
+		assertThat(pool.execute(blocked(started))).isTrue();
 		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
 		Runnable queued = () -> {
 		};
@@ -108,16 +91,15 @@ class VirtualPoolTest {
 		assertThat(pool.awaitTermination(100)).as("the running task goes on").isFalse();
 		this.release.countDown();
 		assertThat(pool.awaitTermination(5000)).isTrue();
-		assertThat(interrupted).hasValue(0);
+		assertThat(this.interrupted).hasValue(0);
 	}
 
 	private VirtualPool pool(int max, int queueCapacity) {
-		VirtualPool pool = new VirtualPool("test", max, queueCapacity,
-				VirtualThreads.factory("test-virtual-", "test"));
-		this.pools.add(pool);
-		return pool;
+		this.pool = new VirtualPool("test", max, queueCapacity, VirtualThreads.factory("test-virtual-", "test"));
+		return this.pool;
 	}
 
+	/** A task that holds its thread until {@link #release} opens, counting an interrupt. */
 	private Runnable blocked(CountDownLatch started) {
 		return () -> {
 			started.countDown();
@@ -125,7 +107,7 @@ class VirtualPoolTest {
 				this.release.await();
 			}
 			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
+				this.interrupted.incrementAndGet();
 			}
 		};
 	}
