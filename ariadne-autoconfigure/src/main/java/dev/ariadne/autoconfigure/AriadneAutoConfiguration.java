@@ -4,7 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;

@@ -2,7 +2,7 @@ package dev.ariadne.autoconfigure;
 
 import java.util.Objects;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.ConfigurableEnvironment;

@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.ServerConfig;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -3,7 +3,7 @@ package dev.ariadne.bench;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;

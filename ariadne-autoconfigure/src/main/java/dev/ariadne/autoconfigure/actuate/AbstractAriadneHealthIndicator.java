@@ -1,6 +1,6 @@
 package dev.ariadne.autoconfigure.actuate;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

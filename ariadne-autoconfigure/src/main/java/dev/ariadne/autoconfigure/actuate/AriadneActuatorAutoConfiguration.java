@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.AriadneRouteProvider;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
 import dev.ariadne.autoconfigure.actuate.ManagementServerSettings.PortType;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.stats.RequestListener;

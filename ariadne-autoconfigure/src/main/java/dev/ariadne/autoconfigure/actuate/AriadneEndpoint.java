@@ -3,8 +3,8 @@ package dev.ariadne.autoconfigure.actuate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
-import dev.ariadne.server.AriadneServer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;

@@ -1,7 +1,7 @@
 package dev.ariadne.autoconfigure.actuate;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
-import dev.ariadne.server.AriadneServer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

@@ -1,7 +1,7 @@
 package dev.ariadne.autoconfigure.actuate;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
-import dev.ariadne.server.AriadneServer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.web.AdditionalPathsMapper;

@@ -2,7 +2,7 @@ package dev.ariadne.autoconfigure.actuate;
 
 import java.util.OptionalLong;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.ServerStats;
 

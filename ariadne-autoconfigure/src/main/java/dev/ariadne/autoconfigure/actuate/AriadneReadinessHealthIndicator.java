@@ -1,6 +1,6 @@
 package dev.ariadne.autoconfigure.actuate;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.stats.PoolStats;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -2,9 +2,9 @@ package dev.ariadne.autoconfigure.metrics;
 
 import java.util.List;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
-import dev.ariadne.server.AriadneServer;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.routing.Route;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.PoolStats;
 import org.junit.jupiter.api.Test;

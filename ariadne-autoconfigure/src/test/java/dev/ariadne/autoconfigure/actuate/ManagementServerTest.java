@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;

@@ -1,8 +1,8 @@
 package dev.ariadne.autoconfigure.metrics;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.routing.Route;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -6,13 +6,12 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
+import dev.ariadne.Await;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
@@ -164,13 +163,9 @@ class AriadneServerMetricsTest {
 		return line.toString();
 	}
 
-	private static void awaitValue(MeterRegistry registry, String name, double expected) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		BooleanSupplier reached = () -> registry.get(name).gauge().value() == expected;
-		while (!reached.getAsBoolean()) {
-			assertThat(System.nanoTime()).as(name + " to reach " + expected).isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	private static void awaitValue(MeterRegistry registry, String name, double expected) {
+		Await.until(() -> registry.get(name).gauge().value() == expected,
+				() -> name + " is " + registry.get(name).gauge().value() + ", not " + expected);
 	}
 
 }

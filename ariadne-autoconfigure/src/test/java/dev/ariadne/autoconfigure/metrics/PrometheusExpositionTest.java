@@ -3,8 +3,8 @@ package dev.ariadne.autoconfigure.metrics;
 import java.net.InetAddress;
 import java.util.List;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

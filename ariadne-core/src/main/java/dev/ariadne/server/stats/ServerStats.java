@@ -71,6 +71,14 @@ public interface ServerStats {
 	long rejected(RejectReason reason);
 
 	/**
+	 * Returns how often {@code accept()} failed on the listening socket since start, for one
+	 * cause. The acceptor gives back the connection permit and goes on accepting after each.
+	 * @param error the cause
+	 * @return the count
+	 */
+	long acceptErrors(AcceptError error);
+
+	/**
 	 * Returns the connections waiting in the kernel's accept queue of the listening socket now,
 	 * read from {@code /proc/net/tcp} and {@code /proc/net/tcp6}.
 	 * @return the depth, or empty where it cannot be read (not Linux, not started)
