@@ -71,7 +71,8 @@ class AriadneHealthContributorAutoConfigurationTest {
 		this.contextRunner
 			.withPropertyValues("ariadne.server.io-model=blocking", "ariadne.server.threads.max=1",
 					"ariadne.server.keep-alive.release-threshold=1", "management.server.port=0",
-					"ariadne.server.health.saturation-readiness=true")
+					"ariadne.server.health.saturation-readiness=true",
+					"ariadne.server.health.shedding.reaction-time=200ms")
 			.withBean("helloRoute", Route.class, () -> Route.get("/", (request, response) -> response.send("hello")))
 			.run((context) -> {
 				AriadneServer app = context.getBean(AriadneServer.class);
@@ -80,16 +81,44 @@ class AriadneHealthContributorAutoConfigurationTest {
 				PoolStats pool = app.stats().pool();
 				try (Socket pinning = keepAlive(app.port()); Socket waiting = connect(app.port())) {
 					await().atMost(Duration.ofSeconds(10)).until(() -> pool.busyWorkers() == 1 && pool.queued() == 1);
-					RawHttp.Response saturated = readiness(management);
-					assertThat(saturated.statusLine()).isEqualTo("HTTP/1.1 503 Service Unavailable");
-					assertThat(saturated.body()).isEqualTo("{\"status\":\"OUT_OF_SERVICE\"}");
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 503 Service Unavailable"));
+					assertThat(readiness(management).body()).isEqualTo("{\"status\":\"OUT_OF_SERVICE\"}");
 					assertThat(ActuatorHttp.get(management, "/actuator/health/liveness").statusLine())
 						.isEqualTo("HTTP/1.1 200 OK");
 					RawHttp.Response main = ActuatorHttp.get(management, "/actuator/health");
 					assertThat(main.statusLine()).isEqualTo("HTTP/1.1 200 OK");
 					pinning.close();
 					await().atMost(Duration.ofSeconds(10)).until(() -> pool.queued() == 0);
-					assertThat(readiness(management).statusLine()).isEqualTo("HTTP/1.1 200 OK");
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 200 OK"));
+				}
+			});
+	}
+
+	@Test
+	void bringsReadinessBackAfterMaxOutEvenWhileThePoolStaysSaturated() throws Exception {
+		this.contextRunner
+			.withPropertyValues("ariadne.server.io-model=blocking", "ariadne.server.threads.max=1",
+					"ariadne.server.keep-alive.release-threshold=1", "management.server.port=0",
+					"ariadne.server.health.saturation-readiness=true",
+					"ariadne.server.health.shedding.reaction-time=200ms", "ariadne.server.health.shedding.max-out=1s",
+					"ariadne.server.health.shedding.min-in=1m")
+			.withBean("helloRoute", Route.class, () -> Route.get("/", (request, response) -> response.send("hello")))
+			.run((context) -> {
+				AriadneServer app = context.getBean(AriadneServer.class);
+				SaturationShedding shedding = context.getBean(SaturationShedding.class);
+				int management = context.getBean(AriadneManagementServer.class).server().port();
+				PoolStats pool = app.stats().pool();
+				try (Socket pinning = keepAlive(app.port()); Socket waiting = connect(app.port())) {
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 503 Service Unavailable"));
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 200 OK"));
+					assertThat(pool.busyWorkers()).isEqualTo(1);
+					assertThat(pool.queued()).isEqualTo(1);
+					assertThat(shedding.pressure()).isGreaterThan(SaturationShedding.OUT_THRESHOLD);
+					assertThat(shedding.timesOut()).isEqualTo(1);
 				}
 			});
 	}
