@@ -27,7 +27,7 @@ class SaturationSheddingTest {
 		SaturationShedding shedding = shedding(SETTINGS);
 		run(shedding, true, Duration.ofSeconds(1));
 		assertThat(shedding.pressure()).isCloseTo(0.95, within(0.01));
-		assertThat(shedding.weight()).isCloseTo(1 - 0.95 * 0.95, within(0.01));
+		assertThat(shedding.weight()).isCloseTo(Math.pow(0.05, 0.95), within(0.005));
 	}
 
 	@Test
@@ -38,11 +38,24 @@ class SaturationSheddingTest {
 	}
 
 	@Test
+	void dividesTheWeightByTheSameFactorForEveryTenthOfPressure() {
+		SaturationShedding shedding = shedding(SETTINGS);
+		double previous = shedding.weight();
+		assertThat(previous).isEqualTo(1.0);
+		for (int i = 0; i < 10; i++) {
+			sample(shedding, true);
+			assertThat(shedding.weight()).isLessThan(previous);
+			assertThat(Math.log(shedding.weight()) / Math.log(0.05)).isCloseTo(shedding.pressure(), within(1e-9));
+			previous = shedding.weight();
+		}
+	}
+
+	@Test
 	void asksForItsFullWeightAgainOnceNothingWaits() {
 		SaturationShedding shedding = shedding(SETTINGS);
 		run(shedding, true, Duration.ofSeconds(5));
 		run(shedding, false, Duration.ofSeconds(1));
-		assertThat(shedding.weight()).isGreaterThan(0.9);
+		assertThat(shedding.weight()).isGreaterThan(0.8);
 		run(shedding, false, Duration.ofSeconds(5));
 		assertThat(shedding.weight()).isCloseTo(1.0, within(0.001));
 	}
