@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Verifies the sample application as a fleet, without Docker, on loopback only: three instances
 # (java -jar, profile event-loop: 4 workers) behind Debian's HAProxy, a real Prometheus scraping
-# them, and deploy/fleet/FleetLoad.java as the load. deploy/haproxy/haproxy.cfg is run with its
-# hosts and ports rewritten to loopback (backend "weighted": readiness plus agent-check weights).
+# them, and deploy/fleet/FleetLoad.java as the load. deploy/haproxy/haproxy.cfg and
+# prometheus/prometheus-fleet.yml (docker-compose.yml's fleet profile, which cannot run here) are
+# run with their hosts and ports rewritten to loopback (backend "weighted": readiness plus
+# agent-check weights).
 # Two more backends over the same instances measure the alternative, saturation readiness
 # (in/out on a duty cycle): "failopen", with each instance again as a backup server that HAProxy
 # uses once every instance is out, and "readiness", without (as a Kubernetes Service behaves).
@@ -92,6 +94,27 @@ trap 'exit 130' INT TERM
 "$javac" --release 17 -d "$work/classes" "$here/FleetLoad.java" || { fail "compile deploy/fleet/FleetLoad.java"; exit 1; }
 load() { "$java" -Xmx128m -XX:+UseSerialGC -cp "$work/classes" FleetLoad "$@"; }
 now_ms() { date +%s%3N; }
+
+# ---------------------------------------------------------------------------------------------
+# docker-compose.yml's fleet profile (it cannot run here: no Docker engine)
+# ---------------------------------------------------------------------------------------------
+compose=()
+if docker compose version >/dev/null 2>&1; then compose=(docker compose); elif command -v docker-compose >/dev/null; then compose=(docker-compose); fi
+if [ ${#compose[@]} -gt 0 ]; then
+	fleet_config=$(cd "$root" && ARIADNE_PROMETHEUS_CONFIG=prometheus-fleet.yml "${compose[@]}" -f docker-compose.yml --profile fleet config 2>&1)
+	service() { awk -v s="  $1:" '$0 == s { on = 1; next } /^  [^ ]/ { on = 0 } on' <<<"$fleet_config"; }
+	ok=1
+	for i in 1 2 3; do
+		service "app$i" | grep -q "ARIADNE_SERVER_HEALTH_AGENT_PORT: '8082'" && service "app$i" | grep -q 'SPRING_PROFILES_ACTIVE: event-loop' \
+			&& service "app$i" | grep -q -- '- fleet' || ok=0
+	done
+	service haproxy | grep -q 'deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg' || ok=0
+	service prometheus | grep -q -- '--config.file=/etc/prometheus/prometheus-fleet.yml' || ok=0
+	if [ "$ok" = 1 ]; then pass "${compose[*]}: profile fleet runs app1..3 with an agent port, HAProxy with deploy/haproxy/haproxy.cfg, Prometheus with prometheus-fleet.yml"; else
+		fail "${compose[*]}: the fleet profile does not resolve as expected"; printf '%s\n' "$fleet_config" | tail -n 20; fi
+else
+	echo "NOTE neither 'docker compose' nor 'docker-compose' is available: the fleet profile was not resolved"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # Instances
@@ -210,22 +233,27 @@ if [ "$all_up" = 1 ]; then pass "HAProxy: app1..3 UP with weight 100 (agent 'rea
 	fail "HAProxy did not see app1..3 UP at weight 100 and app4 DOWN: $(for i in 1 2 3 4; do printf 'app%s %s; ' "$i" "$(server_state fleet "app$i")"; done)"; exit 1; fi
 
 # ---------------------------------------------------------------------------------------------
-# Prometheus: prometheus/prometheus.yml scraping the fleet, with the labels a PodMonitor adds
+# Prometheus: prometheus/prometheus-fleet.yml on loopback, with the labels a PodMonitor adds
 # ---------------------------------------------------------------------------------------------
 free_port; prom_port=$REPLY
 {
 	sed -e 's/scrape_interval: 5s/scrape_interval: 2s/' -e 's/scrape_timeout: 4s/scrape_timeout: 2s/' \
-		-e 's/evaluation_interval: 5s/evaluation_interval: 1s/' "$root/prometheus/prometheus.yml" \
-		| awk '/^    static_configs:/ { exit } { print }'
-	echo "    static_configs:"
-	for i in 1 2 3 4; do
-		printf '      - targets: ["127.0.0.1:%s"]\n        labels: {namespace: ariadne, pod: app%s}\n' "${mgmt_port[$i]}" "$i"
-	done
-} >"$work/prometheus.yml"
+		-e 's/evaluation_interval: 5s/evaluation_interval: 1s/' -e "s/haproxy:8404/127.0.0.1:$stats_port/" \
+		"$root/prometheus/prometheus-fleet.yml"
+} | awk -v ports="${mgmt_port[1]} ${mgmt_port[2]} ${mgmt_port[3]} ${mgmt_port[4]}" '
+	BEGIN { split(ports, port, " ") }
+	/^      - targets: \[app[0-9]:8081\]$/ {
+		n = substr($0, index($0, "app") + 3, 1)
+		printf "      - targets: [\"127.0.0.1:%s\"]\n        labels: {namespace: ariadne, pod: app%s}\n", port[n], n
+		if (n == 3) printf "      - targets: [\"127.0.0.1:%s\"]\n        labels: {namespace: ariadne, pod: app4}\n", port[4]
+		next
+	}
+	{ print }' >"$work/prometheus.yml"
 cp "$root/prometheus/alerts.yml" "$work/alerts.yml"
-if grep -q "job_name: ariadne" "$work/prometheus.yml" && promtool check config "$work/prometheus.yml" >/dev/null 2>&1; then
-	pass "Prometheus config derived from prometheus/prometheus.yml (4 targets labelled namespace and pod)"; else
-	fail "could not derive a Prometheus config from prometheus/prometheus.yml"; exit 1; fi
+if [ "$(grep -c 'labels: {namespace: ariadne, pod: app' "$work/prometheus.yml")" = 4 ] && grep -q "127.0.0.1:$stats_port" "$work/prometheus.yml" \
+	&& ! grep -q 'app[0-9]:8081' "$work/prometheus.yml" && promtool check config "$work/prometheus.yml" >/dev/null 2>&1; then
+	pass "Prometheus config derived from prometheus/prometheus-fleet.yml (4 instances labelled namespace and pod, HAProxy's exporter)"; else
+	fail "could not derive a loopback config from prometheus/prometheus-fleet.yml"; exit 1; fi
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
 	--web.listen-address="127.0.0.1:$prom_port" >"$work/prometheus.log" 2>&1 &
 prom_pid=$!
@@ -245,8 +273,9 @@ load light --target weighted="127.0.0.1:$lb_weighted" --target failopen="127.0.0
 load_pid=$!
 
 # count TARGET FROM TO [SERVER]: "OK FAILED" of the light requests sent in [FROM, TO) (epoch ms)
+# (SERVER also counts its fail-open backup, SERVER-fallback)
 count() {
-	awk -v from="$2" -v to="$3" -v s="${4:-}" '$1 >= from && $1 < to && (s == "" || $2 == s) { ok += $3; bad += $4 }
+	awk -v from="$2" -v to="$3" -v s="${4:-}" '$1 >= from && $1 < to && (s == "" || $2 == s || $2 == s "-fallback") { ok += $3; bad += $4 }
 		END { printf "%d %d\n", ok, bad }' "$work/load/$1.buckets"
 }
 latency() { # latency TARGET FROM TO: mean and longest latency of the light requests sent in [FROM, TO)
