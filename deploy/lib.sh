@@ -43,12 +43,13 @@ newest_java() {
 
 taken=""
 free_port() {
-	local used port _
-	used=" $taken $(for f in /proc/net/tcp /proc/net/tcp6; do [ -r "$f" ] && tail -n +2 "$f"; done \
-		| while read -r _ local _ state _; do [ "$state" = 0A ] && echo $((16#${local##*:})); done | tr '\n' ' ') "
+	local used port hex _
+	# Only listening sockets (state 0A): a busy machine has tens of thousands of other lines.
+	used=" $taken $(awk '$4 == "0A" { split($2, a, ":"); print a[2] }' /proc/net/tcp /proc/net/tcp6 2>/dev/null \
+		| while read -r hex; do echo $((16#$hex)); done | tr '\n' ' ') "
 	for _ in $(seq 200); do
 		port=$((20000 + RANDOM % 12000))
-		case "$used $taken " in *" $port "*) continue ;; esac
+		case "$used" in *" $port "*) continue ;; esac
 		taken="$taken $port"
 		REPLY=$port
 		return 0

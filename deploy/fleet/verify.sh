@@ -17,7 +17,7 @@
 #                its share of light requests while starved, and how soon it gets traffic again
 #   S2           every instance flooded for 15 s (8 connections each): failed light requests,
 #                each instance's share
-#   S3           SIGTERM to one instance under load, a new instance started: failed requests
+#   S3           a new instance started under load, then SIGTERM to an old one: failed requests
 #   Prometheus   the HPA's metric query (deploy/kubernetes/prometheus-adapter.yaml) returns a
 #                value per pod; every panel of the overview dashboard's Fleet row returns series
 #
@@ -91,30 +91,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$javac" --release 17 -d "$work/classes" "$here/FleetLoad.java" || { fail "compile deploy/fleet/FleetLoad.java"; exit 1; }
-load() { "$java" -Xmx128m -XX:+UseSerialGC -cp "$work/classes" FleetLoad "$@"; }
 now_ms() { date +%s%3N; }
-
-# ---------------------------------------------------------------------------------------------
-# docker-compose.yml's fleet profile (it cannot run here: no Docker engine)
-# ---------------------------------------------------------------------------------------------
-compose=()
-if docker compose version >/dev/null 2>&1; then compose=(docker compose); elif command -v docker-compose >/dev/null; then compose=(docker-compose); fi
-if [ ${#compose[@]} -gt 0 ]; then
-	fleet_config=$(cd "$root" && ARIADNE_PROMETHEUS_CONFIG=prometheus-fleet.yml "${compose[@]}" -f docker-compose.yml --profile fleet config 2>&1)
-	service() { awk -v s="  $1:" '$0 == s { on = 1; next } /^  [^ ]/ { on = 0 } on' <<<"$fleet_config"; }
-	ok=1
-	for i in 1 2 3; do
-		service "app$i" | grep -q "ARIADNE_SERVER_HEALTH_AGENT_PORT: '8082'" && service "app$i" | grep -q 'SPRING_PROFILES_ACTIVE: event-loop' \
-			&& service "app$i" | grep -q -- '- fleet' || ok=0
-	done
-	service haproxy | grep -q 'deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg' || ok=0
-	service prometheus | grep -q -- '--config.file=/etc/prometheus/prometheus-fleet.yml' || ok=0
-	if [ "$ok" = 1 ]; then pass "${compose[*]}: profile fleet runs app1..3 with an agent port, HAProxy with deploy/haproxy/haproxy.cfg, Prometheus with prometheus-fleet.yml"; else
-		fail "${compose[*]}: the fleet profile does not resolve as expected"; printf '%s\n' "$fleet_config" | tail -n 20; fi
-else
-	echo "NOTE neither 'docker compose' nor 'docker-compose' is available: the fleet profile was not resolved"
-fi
 
 # ---------------------------------------------------------------------------------------------
 # Instances
@@ -143,14 +120,31 @@ wait_ready() { # wait_ready N SECONDS: until appN's readiness answers 200
 	return 1
 }
 
-echo "== Three instances (profile event-loop, agent and saturation readiness on)"
+# The instances take a while to start: check the compose file and compile the load meanwhile.
 for i in 1 2 3; do start_instance "$i"; done
-for i in 1 2 3; do
-	if wait_ready "$i" 120; then pass "app$i ready on 127.0.0.1:${app_port[$i]} (management ${mgmt_port[$i]}, agent ${agent_port[$i]})"; else
-		fail "app$i did not become ready"; exit 1; fi
-done
-agent_answer=$(timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; cat <&3' _ "${agent_port[1]}" 2>/dev/null)
-if [ "$agent_answer" = "ready 100%" ]; then pass "app1's agent answers '$agent_answer'"; else fail "app1's agent answers '$agent_answer'"; fi
+"$javac" --release 17 -d "$work/classes" "$here/FleetLoad.java" || { fail "compile deploy/fleet/FleetLoad.java"; exit 1; }
+load() { "$java" -Xmx128m -XX:+UseSerialGC -cp "$work/classes" FleetLoad "$@"; }
+
+# ---------------------------------------------------------------------------------------------
+# docker-compose.yml's fleet profile (it cannot run here: no Docker engine)
+# ---------------------------------------------------------------------------------------------
+compose=()
+if docker compose version >/dev/null 2>&1; then compose=(docker compose); elif command -v docker-compose >/dev/null; then compose=(docker-compose); fi
+if [ ${#compose[@]} -gt 0 ]; then
+	fleet_config=$(cd "$root" && ARIADNE_PROMETHEUS_CONFIG=prometheus-fleet.yml "${compose[@]}" -f docker-compose.yml --profile fleet config 2>&1)
+	service() { awk -v s="  $1:" '$0 == s { on = 1; next } /^  [^ ]/ { on = 0 } on' <<<"$fleet_config"; }
+	ok=1
+	for i in 1 2 3; do
+		service "app$i" | grep -q "ARIADNE_SERVER_HEALTH_AGENT_PORT: '8082'" && service "app$i" | grep -q 'SPRING_PROFILES_ACTIVE: event-loop' \
+			&& service "app$i" | grep -q -- '- fleet' || ok=0
+	done
+	service haproxy | grep -q 'deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg' || ok=0
+	service prometheus | grep -q -- '--config.file=/etc/prometheus/prometheus-fleet.yml' || ok=0
+	if [ "$ok" = 1 ]; then pass "${compose[*]}: profile fleet runs app1..3 with an agent port, HAProxy with deploy/haproxy/haproxy.cfg, Prometheus with prometheus-fleet.yml"; else
+		fail "${compose[*]}: the fleet profile does not resolve as expected"; printf '%s\n' "$fleet_config" | tail -n 20; fi
+else
+	echo "NOTE neither 'docker compose' nor 'docker-compose' is available: the fleet profile was not resolved"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # HAProxy: deploy/haproxy/haproxy.cfg on loopback, plus the two readiness backends
@@ -226,12 +220,6 @@ wait_state() { # wait_state BACKEND SERVER REGEX SECONDS: until "STATUS WEIGHT" 
 	done
 	return 1
 }
-all_up=1
-for i in 1 2 3; do wait_state fleet "app$i" '^UP 100$' 20 || all_up=0; done
-wait_state fleet app4 '^DOWN' 20 || all_up=0
-if [ "$all_up" = 1 ]; then pass "HAProxy: app1..3 UP with weight 100 (agent 'ready 100%'), app4 DOWN (not started)"; else
-	fail "HAProxy did not see app1..3 UP at weight 100 and app4 DOWN: $(for i in 1 2 3 4; do printf 'app%s %s; ' "$i" "$(server_state fleet "app$i")"; done)"; exit 1; fi
-
 # ---------------------------------------------------------------------------------------------
 # Prometheus: prometheus/prometheus-fleet.yml on loopback, with the labels a PodMonitor adds
 # ---------------------------------------------------------------------------------------------
@@ -257,6 +245,20 @@ if [ "$(grep -c 'labels: {namespace: ariadne, pod: app' "$work/prometheus.yml")"
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
 	--web.listen-address="127.0.0.1:$prom_port" >"$work/prometheus.log" 2>&1 &
 prom_pid=$!
+echo "== Three instances (profile event-loop, agent and saturation readiness on) [$SECONDS s]"
+for i in 1 2 3; do
+	if wait_ready "$i" 120; then pass "app$i ready on 127.0.0.1:${app_port[$i]} (management ${mgmt_port[$i]}, agent ${agent_port[$i]})"; else
+		fail "app$i did not become ready"; exit 1; fi
+done
+agent_answer=$(timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; cat <&3' _ "${agent_port[1]}" 2>/dev/null)
+if [ "$agent_answer" = "ready 100%" ]; then pass "app1's agent answers '$agent_answer'"; else fail "app1's agent answers '$agent_answer'"; fi
+
+all_up=1
+for i in 1 2 3; do wait_state fleet "app$i" '^UP 100$' 20 || all_up=0; done
+wait_state fleet app4 '^DOWN' 20 || all_up=0
+if [ "$all_up" = 1 ]; then pass "HAProxy: app1..3 UP with weight 100 (agent 'ready 100%'), app4 DOWN (not started)"; else
+	fail "HAProxy did not see app1..3 UP at weight 100 and app4 DOWN: $(for i in 1 2 3 4; do printf 'app%s %s; ' "$i" "$(server_state fleet "app$i")"; done)"; exit 1; fi
+
 prom() { curl -sf -m 5 --get --data-urlencode "query=$1" "http://127.0.0.1:$prom_port/api/v1/query"; }
 series() { prom "$1" | jq -r 'if .status == "success" then (.data.result | length) else "error" end' 2>/dev/null || echo error; }
 by_label() { # by_label PROMQL LABEL: "label=value" per series, sorted
@@ -345,7 +347,7 @@ starved_or_shed() { # the Fleet row's counts of starved and shed instances, over
 # ---------------------------------------------------------------------------------------------
 # S1: one instance flooded
 # ---------------------------------------------------------------------------------------------
-echo "== S1: /api/compute flooded on app1 for 15 s (8 connections, straight to it)"
+echo "== S1: /api/compute flooded on app1 for 15 s (8 connections, straight to it) [$SECONDS s]"
 flood 15 1
 sleep 8
 s1_weight=$(server_state fleet app1)
@@ -355,19 +357,21 @@ fleet_row "S1"
 wait_floods
 s1_start=$(flood_field start_ms); s1_end=$(flood_field end_ms); s1_computed=$(flood_field requests)
 s1_from=$((s1_start + 2000))
-sleep 10
-wait_flushed $((s1_end + 9000))
+half_share() { # half_share TARGET T: whether app1 has half a fair share of the light requests in [T, T + 1 s)
+	awk -v s="$(share "$1" app1 "$2" $(($2 + 1000)))" 'BEGIN { exit !(s != "nan" && s >= 100 / 6) }'
+}
+# The first 1 s window after the flood in which app1 has half a fair share again; its end, from
+# the flood's end, is the time to recover. Looked for up to 8 s, as the buckets come in.
+s1_back=never; s1_back_failopen=never
+for ((t = s1_end; t <= s1_end + 8000; t += 250)); do
+	wait_flushed $((t + 1000)) || break
+	[ "$s1_back" = never ] && half_share weighted "$t" && s1_back=$((t + 1000 - s1_end))
+	[ "$s1_back_failopen" = never ] && half_share failopen "$t" && s1_back_failopen=$((t + 1000 - s1_end))
+	[ "$s1_back" != never ] && [ "$s1_back_failopen" != never ] && break
+done
+wait_flushed "$s1_end"
 s1_share=$(share weighted app1 "$s1_from" "$s1_end"); s1_share_all=$(share weighted app1 "$s1_start" "$s1_end")
 s1_failopen=$(share failopen app1 "$s1_from" "$s1_end"); s1_readiness=$(share readiness app1 "$s1_from" "$s1_end")
-recovered() { # recovered TARGET: ms from the flood's end to the end of the first 1 s window where app1 has half a fair share
-	local t
-	for ((t = s1_end; t <= s1_end + 9000; t += 250)); do
-		if awk -v s="$(share "$1" app1 "$t" $((t + 1000)))" 'BEGIN { exit !(s != "nan" && s >= 100 / 6) }'; then
-			echo $((t + 1000 - s1_end)); return; fi
-	done
-	echo never
-}
-s1_back=$(recovered weighted); s1_back_failopen=$(recovered failopen)
 echo "   app1 in HAProxy 8 s into the flood: $s1_weight (status, weight); $s1_counts; HPA metric: $s1_hpa"
 if awk -v s="$s1_share" 'BEGIN { exit !(s != "nan" && s < 5) }'; then
 	pass "S1: app1 got $s1_share % of the light requests while starved (whole flood $s1_share_all %; under 5 %)"; else
@@ -375,13 +379,13 @@ if awk -v s="$s1_share" 'BEGIN { exit !(s != "nan" && s < 5) }'; then
 if [ "$s1_back" != never ] && [ "$s1_back" -le 8000 ]; then
 	pass "S1: app1 back to at least half a fair share of light requests ${s1_back} ms after the flood ended (within 8 s)"; else
 	fail "S1: app1 not back to half a fair share within 8 s of the flood's end ($s1_back)"; fi
-s1_failed=$(count weighted "$s1_start" $((s1_end + 8000)) | cut -d' ' -f2)
+s1_failed=$(count weighted "$s1_start" "$s1_end" | cut -d' ' -f2)
 if [ "$s1_failed" = 0 ]; then pass "S1: no light request failed"; else fail "S1: $s1_failed light requests failed"; fi
 
 # ---------------------------------------------------------------------------------------------
 # S2: every instance flooded
 # ---------------------------------------------------------------------------------------------
-echo "== S2: /api/compute flooded on app1, app2 and app3 for 15 s (8 connections each, straight to them)"
+echo "== S2: /api/compute flooded on app1, app2 and app3 for 15 s (8 connections each, straight to them) [$SECONDS s]"
 flood 15 1 2 3
 sleep 8
 s2_weights=$(for i in 1 2 3; do printf 'app%s %s; ' "$i" "$(server_state fleet "app$i" | cut -d' ' -f2)"; done)
@@ -390,8 +394,10 @@ s2_hpa=$(by_label "$hpa_query" pod)
 fleet_row "S2"
 wait_floods
 s2_start=$(flood_field start_ms); s2_end=$(flood_field end_ms); s2_computed=$(flood_field requests)
-sleep 2
-wait_flushed $((s2_end + 1000))
+# S3 begins: a new instance starts, as a rolling update's surge pod does, while S2 is counted.
+s3_start=$(now_ms)
+start_instance 4
+wait_flushed "$s2_end"
 s2() { # s2 TARGET: "failed total failed% shares"
 	local c ok bad i shares=""
 	c=$(count "$1" "$s2_start" "$s2_end"); ok=${c% *}; bad=${c#* }
@@ -417,29 +423,30 @@ if [ "$higher" -ge 3 ]; then
 # ---------------------------------------------------------------------------------------------
 # S3: rolling replacement under load
 # ---------------------------------------------------------------------------------------------
-echo "== S3: SIGTERM to app3 under load, then app4 started"
-s3_start=$(now_ms)
-stop_pid "${pid[3]}" 40
-unset 'pid[3]'
-s3_stopped=$(now_ms)
-start_instance 4
+echo "== S3: app4 started under load, then SIGTERM to app3, in a rolling update's order [$SECONDS s]"
 if wait_ready 4 120 && wait_state fleet app4 '^UP 100$' 20; then
+	s3_joined=$(now_ms)
+	stop_pid "${pid[3]}" 40
+	unset 'pid[3]'
+	s3_stopped=$(now_ms)
 	sleep 3
 	s3_end=$(now_ms)
 	wait_flushed "$s3_end"
 	read -r s3_ok s3_bad <<<"$(count weighted "$s3_start" "$s3_end")"
-	s3_app4=$(count weighted $((s3_end - 3000)) "$s3_end" app4 | cut -d' ' -f1)
+	s3_app4=$(count weighted "$s3_stopped" "$s3_end" app4 | cut -d' ' -f1)
+	s3_app3=$(count weighted "$s3_stopped" "$s3_end" app3 | cut -d' ' -f1)
 	s3_others=$(for t in failopen readiness; do printf '%s %s failed; ' "$t" "$(count "$t" "$s3_start" "$s3_end" | cut -d' ' -f2)"; done)
 	if [ "$s3_bad" = 0 ] && [ "$s3_ok" -gt 0 ]; then
-		pass "S3: 0 of $s3_ok light requests failed while app3 drained ($(((s3_stopped - s3_start))) ms) and app4 joined"; else
-		fail "S3: $s3_bad of $((s3_ok + s3_bad)) light requests failed while app3 stopped and app4 started"; fi
-	if [ "$s3_app4" -gt 0 ]; then pass "S3: app4 serves light requests ($s3_app4 in its first 3 s in rotation)"; else fail "S3: app4 got no light requests"; fi
+		pass "S3: 0 of $s3_ok light requests failed while app4 started ($(((s3_joined - s3_start))) ms to rotation) and app3 drained ($(((s3_stopped - s3_joined))) ms)"; else
+		fail "S3: $s3_bad of $((s3_ok + s3_bad)) light requests failed while app4 started and app3 stopped"; fi
+	if [ "$s3_app4" -gt 0 ] && [ "$s3_app3" = 0 ]; then pass "S3: app4 serves light requests ($s3_app4 in the 3 s after app3 stopped, app3 none)"; else
+		fail "S3: after app3 stopped, app4 served $s3_app4 and app3 $s3_app3 light requests"; fi
 else
 	fail "S3: app4 did not join the fleet"
 fi
 
 stop_pid "$load_pid"; load_pid=""
-echo "== Figures (light load 100 requests/s per backend; 2-core machine shared with builds)"
+echo "== Figures (light load 100 requests/s per backend; 2-core machine shared with builds) [$SECONDS s]"
 echo "   S1 one instance flooded ($s1_computed computations): app1's share of light requests from 2 s into the flood to its end:"
 echo "      weighted $s1_share % (whole flood $s1_share_all %), back to half a fair share after $s1_back ms;"
 echo "      failopen $s1_failopen % (back after $s1_back_failopen ms); readiness $s1_readiness %"
