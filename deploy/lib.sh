@@ -1,4 +1,4 @@
-# Helpers shared by the verification scripts under deploy/ (sourced, not run):
+# Helpers shared by the verification scripts (prometheus/verify.sh, deploy/*/verify.sh); sourced:
 #   pass/fail/check   count and print PASS/FAIL lines
 #   apt_install PKG   installs Debian packages (as root, or with password-less sudo)
 #   newest_java       $JAVA_HOME/bin/java, else the newest JDK under /usr/lib/jvm, else java

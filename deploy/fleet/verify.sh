@@ -150,11 +150,16 @@ fi
 # HAProxy: deploy/haproxy/haproxy.cfg on loopback, plus the two readiness backends
 # ---------------------------------------------------------------------------------------------
 free_port; lb_weighted=$REPLY; free_port; lb_failopen=$REPLY; free_port; lb_readiness=$REPLY; free_port; stats_port=$REPLY
-servers() { # servers [backup]: one server line per instance, for the readiness backends
+readiness_backend() { # readiness_backend NAME PORT [backup]: a frontend and a backend checking /actuator/health/readiness
 	local i
+	printf '\nfrontend %s\n    bind 127.0.0.1:%s\n    http-request disable-l7-retry if !METH_GET\n    default_backend readiness-%s\n' "$1" "$2" "$1"
+	printf '\nbackend readiness-%s\n    balance roundrobin\n    http-response set-header X-Served-By %%[srv_name]\n' "$1"
+	printf '    option httpchk GET /actuator/health/readiness\n    http-check expect status 200\n'
+	[ "${3:-}" = backup ] && printf '    option allbackups\n'
+	printf '    default-server inter 1s fall 1 rise 1 weight 100\n'
 	for i in 1 2 3 4; do
 		echo "    server app$i 127.0.0.1:${app_port[$i]} check port ${mgmt_port[$i]}"
-		[ "${1:-}" = backup ] && echo "    server app$i-fallback 127.0.0.1:${app_port[$i]} backup"
+		[ "${3:-}" = backup ] && echo "    server app$i-fallback 127.0.0.1:${app_port[$i]} backup"
 	done
 }
 write_haproxy_config() {
@@ -165,38 +170,12 @@ write_haproxy_config() {
 	for i in 1 2 3; do
 		rewrite+=(-e "s/app$i:8080 port 8081 agent-port 8082/127.0.0.1:${app_port[$i]} port ${mgmt_port[$i]} agent-port ${agent_port[$i]}/")
 	done
+	# Two more frontends over the same instances: saturation readiness with a fail-open backup of
+	# each instance, and saturation readiness alone.
 	sed "${rewrite[@]}" "$root/deploy/haproxy/haproxy.cfg" \
 		| awk -v line="    server app4 127.0.0.1:${app_port[4]} port ${mgmt_port[4]} agent-port ${agent_port[4]}" \
 			'{ print } /^    server app3 / { print line }' >"$work/haproxy.cfg"
-	cat >>"$work/haproxy.cfg" <<-EOF
-
-	frontend failopen
-	    bind 127.0.0.1:$lb_failopen
-	    http-request disable-l7-retry if !METH_GET
-	    default_backend readiness-failopen
-
-	backend readiness-failopen
-	    balance roundrobin
-	    http-response set-header X-Served-By %[srv_name]
-	    option httpchk GET /actuator/health/readiness
-	    http-check expect status 200
-	    option allbackups
-	    default-server inter 1s fall 1 rise 1 weight 100
-	$(servers backup)
-
-	frontend readiness
-	    bind 127.0.0.1:$lb_readiness
-	    http-request disable-l7-retry if !METH_GET
-	    default_backend readiness-only
-
-	backend readiness-only
-	    balance roundrobin
-	    http-response set-header X-Served-By %[srv_name]
-	    option httpchk GET /actuator/health/readiness
-	    http-check expect status 200
-	    default-server inter 1s fall 1 rise 1 weight 100
-	$(servers)
-	EOF
+	{ readiness_backend failopen "$lb_failopen" backup; readiness_backend only "$lb_readiness"; } >>"$work/haproxy.cfg"
 	grep -q "bind 127.0.0.1:$lb_weighted" "$work/haproxy.cfg" && grep -q "agent-port ${agent_port[3]}" "$work/haproxy.cfg" \
 		&& ! grep -q 'resolvers\|app1:8080' "$work/haproxy.cfg" && haproxy -c -q -f "$work/haproxy.cfg"
 }

@@ -1,11 +1,8 @@
 package dev.ariadne.autoconfigure.actuate;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -91,7 +88,7 @@ class AriadneSheddingAutoConfigurationTest {
 				AriadneServer app = context.getBean(AriadneServer.class);
 				int agent = context.getBean(AgentCheckListener.class).port();
 				PoolStats pool = app.stats().pool();
-				try (Socket pinning = keepAlive(app.port()); Socket waiting = connect(app.port())) {
+				try (Socket pinning = PoolConnections.keepAlive(app.port()); Socket waiting = PoolConnections.connect(app.port())) {
 					await().atMost(Duration.ofSeconds(10)).until(() -> pool.busyWorkers() == 1 && pool.queued() == 1);
 					await().atMost(Duration.ofSeconds(10)).until(() -> agentCheck(agent).equals("ready 10%\n"));
 					pinning.close();
@@ -163,37 +160,9 @@ class AriadneSheddingAutoConfigurationTest {
 
 	/** Connects to the agent and reads everything it sends until it closes the connection. */
 	private static String agentCheck(int port) throws IOException {
-		try (Socket socket = connect(port)) {
+		try (Socket socket = PoolConnections.connect(port)) {
 			return new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
 		}
-	}
-
-	/**
-	 * Opens a connection, completes one exchange on it and keeps it open, so that in the
-	 * blocking model it pins a worker while idle.
-	 */
-	private static Socket keepAlive(int port) throws IOException {
-		Socket socket = connect(port);
-		OutputStream out = socket.getOutputStream();
-		out.write("GET / HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-		out.flush();
-		InputStream in = socket.getInputStream();
-		StringBuilder response = new StringBuilder();
-		while (response.indexOf("\r\n\r\nhello") < 0) {
-			int next = in.read();
-			if (next < 0) {
-				throw new IOException("Connection closed: " + response);
-			}
-			response.append((char) next);
-		}
-		return socket;
-	}
-
-	private static Socket connect(int port) throws IOException {
-		Socket socket = new Socket();
-		socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-		socket.setSoTimeout(10_000);
-		return socket;
 	}
 
 }
