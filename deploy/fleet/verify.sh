@@ -101,7 +101,10 @@ for i in 1 2 3 4; do
 done
 start_instance() { # start_instance N: instance appN on its ports
 	local i=$1
+	# The application's port and address both as server.* and ariadne.server.*, equal, so that
+	# they hold whether the sample runs Ariadne as a web server or as its own listener.
 	"$java" -Xmx160m -XX:+UseSerialGC -Xss512k -jar "$jar" --spring.profiles.active=event-loop \
+		--server.address=127.0.0.1 --server.port="${app_port[$i]}" \
 		--ariadne.server.address=127.0.0.1 --ariadne.server.port="${app_port[$i]}" \
 		--management.server.address=127.0.0.1 --management.server.port="${mgmt_port[$i]}" \
 		--ariadne.server.health.agent.port="${agent_port[$i]}" \

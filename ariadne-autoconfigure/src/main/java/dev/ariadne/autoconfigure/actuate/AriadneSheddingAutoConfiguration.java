@@ -98,14 +98,18 @@ public final class AriadneSheddingAutoConfiguration {
 		}
 	}
 
+	/**
+	 * Whether the application accepts traffic: its readiness state says so and its server, when
+	 * there is one to look at, runs.
+	 */
 	private static boolean accepting(ObjectProvider<ApplicationAvailability> availability,
 			ObjectProvider<AriadneServer> provider) {
 		AriadneServer server = provider.getIfUnique();
-		if (server == null || !server.isRunning()) {
+		if (server != null && !server.isRunning()) {
 			return false;
 		}
 		ApplicationAvailability state = availability.getIfAvailable();
-		return state == null || state.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC;
+		return (state != null) ? state.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC : server != null;
 	}
 
 	/**

@@ -77,6 +77,20 @@ class AriadneSheddingAutoConfigurationTest {
 	}
 
 	@Test
+	void answersFromTheReadinessStateAloneWithoutAnAriadneServerBean() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
+					AriadneSheddingAutoConfiguration.class))
+			.withPropertyValues("ariadne.server.health.agent.port=0")
+			.run((context) -> {
+				int agent = context.getBean(AgentCheckListener.class).port();
+				assertThat(agentCheck(agent)).isEqualTo("drain\n");
+				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+				assertThat(agentCheck(agent)).isEqualTo("ready 100%\n");
+			});
+	}
+
+	@Test
 	void lowersTheWeightToItsMinimumWhileThePoolIsStarvedAndRaisesItAgainAfterwards() {
 		this.runner
 			.withPropertyValues("ariadne.server.io-model=blocking", "ariadne.server.threads.max=1",
