@@ -19,8 +19,9 @@ import org.springframework.context.annotation.Configuration;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
  * for Ariadne's health contributors: {@code ariadne}, with the application listener's pool and
  * connection figures, and, when {@code ariadne.server.health.saturation-readiness} is set,
- * {@code ariadneReadiness}, which takes the readiness group out of service while the pool is
- * saturated and connections or requests wait for a worker.
+ * {@code ariadneReadiness}, which takes the readiness group out of service while
+ * {@link SaturationShedding} says so: while the pool is saturated with work waiting, on a
+ * bounded duty cycle.
  *
  * <p>The saturation check is a contributor of its own, added to the readiness group by a
  * {@link HealthEndpointGroupsPostProcessor} (the mechanism Boot's availability probes use),
@@ -30,7 +31,7 @@ import org.springframework.context.annotation.Configuration;
  * {@code /actuator/health} or liveness. Both are turned off with
  * {@code management.health.ariadne.enabled=false}.
  */
-@AutoConfiguration(after = AriadneAutoConfiguration.class,
+@AutoConfiguration(after = { AriadneAutoConfiguration.class, AriadneSheddingAutoConfiguration.class },
 		afterName = "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration")
 @ConditionalOnClass(value = { HealthIndicator.class, AriadneServer.class },
 		name = "org.springframework.boot.actuate.autoconfigure.OnEndpointElementCondition")
@@ -50,8 +51,9 @@ public final class AriadneHealthContributorAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "ariadneReadinessHealthIndicator")
-		AriadneReadinessHealthIndicator ariadneReadinessHealthIndicator(ObjectProvider<AriadneServer> server) {
-			return new AriadneReadinessHealthIndicator(server);
+		AriadneReadinessHealthIndicator ariadneReadinessHealthIndicator(ObjectProvider<AriadneServer> server,
+				SaturationShedding shedding) {
+			return new AriadneReadinessHealthIndicator(server, shedding);
 		}
 
 		@Bean

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
+import dev.ariadne.autoconfigure.actuate.SaturationShedding;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -18,13 +19,15 @@ import org.springframework.context.annotation.Bean;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
  * for Ariadne's Micrometer meters: the pool, connection and accept-queue meters of the
  * application listener and, when it has its own, the management listener, and request and
- * queue-wait timers for every listener. Active only when
+ * queue-wait timers for every listener, and the shedding meters when
+ * {@link SaturationShedding} runs. Active only when
  * Micrometer is on the class path and a {@link MeterRegistry} exists.
  */
 @AutoConfiguration(after = AriadneAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
-				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration" })
+				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration",
+				"dev.ariadne.autoconfigure.actuate.AriadneSheddingAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, AriadneServer.class })
 @ConditionalOnBean(MeterRegistry.class)
 public final class AriadneMetricsAutoConfiguration {
@@ -47,6 +50,13 @@ public final class AriadneMetricsAutoConfiguration {
 	@ConditionalOnMissingBean(name = "ariadneManagementServerMetrics")
 	AriadneServerMetrics ariadneManagementServerMetrics(AriadneManagementServer managementServer) {
 		return new AriadneServerMetrics(managementServer.server().stats(), AriadneServer.version(), List.of());
+	}
+
+	@Bean
+	@ConditionalOnBean(SaturationShedding.class)
+	@ConditionalOnMissingBean
+	AriadneSheddingMetrics ariadneSheddingMetrics(SaturationShedding shedding) {
+		return new AriadneSheddingMetrics(shedding);
 	}
 
 }
