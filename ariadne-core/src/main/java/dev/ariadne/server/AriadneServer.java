@@ -8,10 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 
 import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.Transport;
+import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.RequestListener;
@@ -40,6 +42,8 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final Transport transport;
 
+	private final Diagnosis diagnosis;
+
 	private final Object lifecycle = new Object();
 
 	private State state = State.NEW;
@@ -50,9 +54,16 @@ public final class AriadneServer implements AutoCloseable {
 
 	}
 
-	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners) {
+	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis) {
 		this.context = new ServerContext(config, router, listeners);
 		this.transport = Transports.create(this.context);
+		if (diagnosis) {
+			this.context.countRouteWork();
+			this.diagnosis = new Diagnosis(this.context.stats(), config);
+		}
+		else {
+			this.diagnosis = null;
+		}
 	}
 
 	private static String readVersion() {
@@ -105,6 +116,9 @@ public final class AriadneServer implements AutoCloseable {
 						ex);
 			}
 			this.state = State.RUNNING;
+			if (this.diagnosis != null) {
+				this.diagnosis.start();
+			}
 		}
 	}
 
@@ -136,6 +150,7 @@ public final class AriadneServer implements AutoCloseable {
 			}
 			this.state = State.DRAINING;
 		}
+		stopDiagnosis();
 		try {
 			return this.transport.shutdown(gracePeriod);
 		}
@@ -162,7 +177,14 @@ public final class AriadneServer implements AutoCloseable {
 				return;
 			}
 		}
+		stopDiagnosis();
 		this.transport.shutdown(Duration.ZERO);
+	}
+
+	private void stopDiagnosis() {
+		if (this.diagnosis != null) {
+			this.diagnosis.stop();
+		}
 	}
 
 	/**
@@ -214,6 +236,15 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the diagnosis that says why this server's pools are starved and what to change,
+	 * evaluated once a second while the server runs.
+	 * @return the diagnosis, empty when it was turned off ({@link Builder#diagnosis(boolean)})
+	 */
+	public Optional<Diagnosis> diagnosis() {
+		return Optional.ofNullable(this.diagnosis);
+	}
+
+	/**
 	 * Returns the configuration.
 	 * @return the configuration
 	 */
@@ -252,6 +283,8 @@ public final class AriadneServer implements AutoCloseable {
 		private final Router.Builder router = Router.builder();
 
 		private final List<RequestListener> listeners = new ArrayList<>();
+
+		private boolean diagnosis = true;
 
 		private Builder(ServerConfig config) {
 			this.config = Objects.requireNonNull(config, "config");
@@ -298,13 +331,25 @@ public final class AriadneServer implements AutoCloseable {
 		}
 
 		/**
+		 * Sets whether the server runs its {@link Diagnosis} (on by default): an evaluation a
+		 * second on a thread of its own, and one add per exchange to count worker time per
+		 * route ({@code ariadne.server.diagnosis.enabled}).
+		 * @param enabled whether to diagnose
+		 * @return this builder
+		 */
+		public Builder diagnosis(boolean enabled) {
+			this.diagnosis = enabled;
+			return this;
+		}
+
+		/**
 		 * Builds the server, not yet started.
 		 * @return the server
 		 * @throws IllegalArgumentException if routes conflict
 		 * @throws IllegalStateException if the I/O model cannot run on this JVM
 		 */
 		public AriadneServer build() {
-			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners));
+			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis);
 		}
 
 	}

@@ -107,6 +107,7 @@ public final class HttpExchange {
 	 * flushes and closes it
 	 */
 	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos, RouteMatch routed) {
+		long begin = this.context.countsRouteWork() ? System.nanoTime() : 0;
 		this.requests++;
 		this.head = head;
 		this.body = body;
@@ -136,6 +137,10 @@ public final class HttpExchange {
 		boolean keep = complete && response.keepAlive();
 		if (keep && !body.finished()) {
 			keep = drain(body);
+		}
+		if (begin != 0) {
+			// a route pool's handler ran on that pool while this thread waited for it
+			this.context.routeWorked(pool, route, System.nanoTime() - begin - (waited - queueWaitNanos));
 		}
 		if (this.context.hasListeners()) {
 			this.context.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,

@@ -2,6 +2,7 @@ package dev.ariadne.server.connection;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,7 @@ import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RequestEvent;
 import dev.ariadne.server.stats.RequestListener;
+import dev.ariadne.server.stats.RouteWork;
 import dev.ariadne.server.stats.ServerStats;
 
 /**
@@ -74,6 +76,9 @@ public final class ServerContext {
 	private volatile AcceptQueueProbe acceptQueue;
 
 	private final Map<String, TaskPool> routePools = new LinkedHashMap<>();
+
+	/** Set once, before the transport starts (whose thread starts publish it), or never. */
+	private RouteWorkCounter routeWork;
 
 	/**
 	 * Creates the shared state of a server.
@@ -187,6 +192,55 @@ public final class ServerContext {
 	 */
 	public void acceptQueue(AcceptQueueProbe probe) {
 		this.acceptQueue = probe;
+	}
+
+	// ---- what the diagnosis reads
+
+	/**
+	 * Starts counting worker time per route, for the diagnosis. Called once, before the
+	 * transport starts; until then, and when never called, nothing is counted.
+	 */
+	public void countRouteWork() {
+		List<String> pools = new ArrayList<>();
+		pools.add(Route.DEFAULT_POOL);
+		pools.addAll(this.routePools.keySet());
+		this.routeWork = new RouteWorkCounter(pools);
+	}
+
+	/**
+	 * Counts the worker time of one exchange when the diagnosis is on; on the request path, so
+	 * one lookup and two adds.
+	 * @param pool the pool that ran the handler
+	 * @param route the route value, as reported in the request event
+	 * @param nanos the worker time
+	 */
+	void routeWorked(String pool, String route, long nanos) {
+		this.routeWork.add(pool, route, nanos);
+	}
+
+	/**
+	 * Returns whether worker time per route is counted, so that callers can skip reading the
+	 * clock.
+	 * @return whether {@link #countRouteWork()} was called
+	 */
+	boolean countsRouteWork() {
+		return this.routeWork != null;
+	}
+
+	/**
+	 * Returns the threads of the open connections that are not idle: for the models that run
+	 * each connection on a thread of its own.
+	 * @return the threads, in no order
+	 */
+	public List<Thread> activeConnectionThreads() {
+		List<Thread> threads = new ArrayList<>();
+		for (TrackedConnection connection : this.connections) {
+			Thread thread = connection.thread();
+			if (thread != null && connection.idleSinceNanos() == 0) {
+				threads.add(thread);
+			}
+		}
+		return threads;
 	}
 
 	// ---- connection permits and tracking
@@ -420,6 +474,27 @@ public final class ServerContext {
 		@Override
 		public OptionalLong acceptQueueOverflows() {
 			return AcceptQueueProbe.listenOverflows();
+		}
+
+		@Override
+		public Duration averageIdleTime() {
+			long now = System.nanoTime();
+			long total = 0;
+			int idle = 0;
+			for (TrackedConnection connection : ServerContext.this.connections) {
+				long since = connection.idleSinceNanos();
+				if (since != 0) {
+					total += Math.max(0, now - since);
+					idle++;
+				}
+			}
+			return (idle > 0) ? Duration.ofNanos(total / idle) : Duration.ZERO;
+		}
+
+		@Override
+		public List<RouteWork> routeWork(String pool) {
+			RouteWorkCounter counter = ServerContext.this.routeWork;
+			return (counter != null) ? counter.snapshot(pool) : List.of();
 		}
 
 		private final PoolStats NOT_STARTED = new PoolStats() {

@@ -3,6 +3,8 @@ package dev.ariadne.server.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +28,9 @@ public final class VirtualPool implements TaskPool {
 	private final AtomicInteger running = new AtomicInteger();
 
 	private final AtomicInteger queued = new AtomicInteger();
+
+	/** The threads running a task, for {@link #workerThreads()}. */
+	private final Set<Thread> runningThreads = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean shutdown;
 
@@ -75,15 +80,19 @@ public final class VirtualPool implements TaskPool {
 	}
 
 	private void start(Runnable task) {
-		this.threads.newThread(() -> {
+		Thread[] self = new Thread[1];
+		self[0] = this.threads.newThread(() -> {
 			try {
 				task.run();
 			}
 			finally {
+				this.runningThreads.remove(self[0]);
 				this.running.decrementAndGet();
 				startWaiting();
 			}
-		}).start();
+		});
+		this.runningThreads.add(self[0]);
+		self[0].start();
 	}
 
 	private void startWaiting() {
@@ -135,6 +144,11 @@ public final class VirtualPool implements TaskPool {
 	@Override
 	public int busyWorkers() {
 		return this.running.get();
+	}
+
+	@Override
+	public List<Thread> workerThreads() {
+		return List.copyOf(this.runningThreads);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.ariadne.server.virtual;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -150,6 +151,13 @@ public final class VirtualThreadTransport implements Transport {
 		@Override
 		public int queueCapacity() {
 			return this.queueCapacity;
+		}
+
+		@Override
+		public List<Thread> workerThreads() {
+			// the connections' own threads: those waiting for a permit or reading a request
+			// are among them, and a diagnosis tells them apart by where they wait
+			return VirtualThreadTransport.this.context.activeConnectionThreads();
 		}
 
 	}
