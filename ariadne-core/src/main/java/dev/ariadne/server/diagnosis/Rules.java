@@ -164,7 +164,7 @@ final class Rules {
 		if (s.writing() > 0 || s.reading() == 0) {
 			Duration value = (keepAlive.compareTo(SHORT_TIMEOUT) > 0) ? SHORT_TIMEOUT : keepAlive.dividedBy(2);
 			advice.add(new Advice(PREFIX + "keep-alive.timeout", format(value), "also the longest a write may "
-					+ "make no progress: a client that stops reading frees its worker after " + format(value)));
+					+ "make no progress: a client that stops reading frees its worker after " + duration(value)));
 		}
 		Duration header = o.config().headerTimeout();
 		if (s.reading() > 0) {
