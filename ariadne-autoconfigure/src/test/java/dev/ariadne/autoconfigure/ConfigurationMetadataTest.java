@@ -23,7 +23,7 @@ class ConfigurationMetadataTest {
 			"threads.min", "threads.queue-capacity", "selectors", "accept-backlog", "max-connections",
 			"keep-alive.enabled", "keep-alive.timeout", "keep-alive.max-requests", "keep-alive.release-threshold",
 			"request.header-timeout", "request.max-line-length", "request.max-header-size",
-			"request.max-header-count", "request.max-body-size", "shutdown.grace-period");
+			"request.max-header-count", "request.max-body-size", "shutdown.grace-period", "diagnosis.enabled");
 
 	@Test
 	void describesThreadsMaxWithItsDefault() throws IOException {
@@ -50,6 +50,7 @@ class ConfigurationMetadataTest {
 		assertThat(property("ariadne.server.request.max-line-length")).containsEntry("defaultValue", "8KB");
 		assertThat(property("ariadne.server.request.max-body-size")).containsEntry("defaultValue", "10MB");
 		assertThat(property("ariadne.server.shutdown.grace-period")).containsEntry("defaultValue", "30s");
+		assertThat(property("ariadne.server.diagnosis.enabled")).containsEntry("defaultValue", true);
 	}
 
 	@Test
