@@ -246,10 +246,15 @@ class StarvationDiagnosisIT {
 		}
 
 		@Override
-		public void close() throws InterruptedException {
+		public void close() {
 			this.running = false;
-			for (Thread thread : this.threads) {
-				thread.join(35_000);
+			try {
+				for (Thread thread : this.threads) {
+					thread.join(35_000);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
 			}
 		}
 
@@ -305,10 +310,15 @@ class StarvationDiagnosisIT {
 		}
 
 		@Override
-		public void close() throws Exception {
+		public void close() throws IOException {
 			this.running = false;
 			this.reader.interrupt();
-			this.reader.join(5000);
+			try {
+				this.reader.join(5000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
 			for (Socket socket : this.sockets) {
 				socket.close();
 			}

@@ -138,13 +138,15 @@ public final class HttpExchange {
 		if (keep && !body.finished()) {
 			keep = drain(body);
 		}
+		boolean listeners = this.context.hasListeners();
+		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
 		if (begin != 0) {
 			// a route pool's handler ran on that pool while this thread waited for it
-			this.context.routeWorked(pool, route, System.nanoTime() - begin - (waited - queueWaitNanos));
+			this.context.routeWorked(pool, route, end - begin - (waited - queueWaitNanos));
 		}
-		if (this.context.hasListeners()) {
+		if (listeners) {
 			this.context.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
-					complete ? response.status() : 0, System.nanoTime() - startNanos, waited, pool));
+					complete ? response.status() : 0, end - startNanos, waited, pool));
 		}
 		return keep;
 	}
