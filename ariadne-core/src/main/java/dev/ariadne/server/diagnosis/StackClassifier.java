@@ -17,7 +17,7 @@ final class StackClassifier {
 
 	private static final String[] SERVER_PACKAGES = { CONNECTION, "dev.ariadne.server.blocking.",
 			"dev.ariadne.server.eventloop.", "dev.ariadne.server.virtual.", "dev.ariadne.server.internal.",
-			"dev.ariadne.server.routing.", "dev.ariadne.http." };
+			"dev.ariadne.server.routing.", "dev.ariadne.http.", "dev.ariadne.servlet." };
 
 	/** What a worker waiting for a route pool's handler waits in. */
 	static final String ROUTE_POOL_FRAME = "CountDownLatch.await";

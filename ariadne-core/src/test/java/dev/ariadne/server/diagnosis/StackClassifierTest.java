@@ -64,6 +64,13 @@ class StackClassifierTest {
 				arguments("sleeping in a handler", Thread.State.TIMED_WAITING,
 						"java.lang.Thread.sleep0 java.lang.Thread.sleep com.example.Slow.report",
 						Activity.Kind.WAITING, "Thread.sleep", "com.example.Slow.report"),
+				arguments("a Spring MVC controller waiting for a pooled JDBC connection", Thread.State.TIMED_WAITING,
+						"jdk.internal.misc.Unsafe.park java.util.concurrent.locks.LockSupport.parkNanos "
+								+ "java.util.concurrent.SynchronousQueue.poll com.zaxxer.hikari.util.ConcurrentBag.borrow "
+								+ "com.zaxxer.hikari.pool.HikariPool.getConnection com.example.OrderController.list "
+								+ "org.springframework.web.servlet.DispatcherServlet.doDispatch "
+								+ "dev.ariadne.servlet.ServletHandler.handle dev.ariadne.server.connection.HttpExchange.run",
+						Activity.Kind.WAITING, "SynchronousQueue.poll", "com.zaxxer.hikari.util.ConcurrentBag.borrow"),
 				arguments("computing in a handler", Thread.State.RUNNABLE,
 						"com.example.Fib.compute com.example.Fib.compute com.example.Routes.lambda$compute$3 "
 								+ "dev.ariadne.server.connection.HttpExchange.run",
