@@ -188,31 +188,42 @@ public final class Diagnosis {
 		List<History.PoolSample> poolSamples = new ArrayList<>();
 		boolean first = true;
 		for (PoolStats pool : this.stats.pools()) {
-			int busy = pool.busyWorkers();
-			int max = pool.maxWorkers();
-			int queued = pool.queued();
 			PoolTracker tracker = this.trackers.computeIfAbsent(pool.name(),
 					(name) -> new PoolTracker(listener(), name, ROUTE_WINDOW, now));
-			boolean saturated = busy >= max;
-			Samples samples = saturated ? sample(pool) : Samples.NONE;
-			Duration idle = (saturated && first && this.config.ioModel() != IoModel.EVENT_LOOP)
-					? this.stats.averageIdleTime() : Duration.ZERO;
-			Observation observation = new Observation(pool.name(), first, this.config, busy, max, queued, open, depth,
-					recentDepth(), first ? value(this.stats.acceptQueueCapacity()) : -1, first ? overflows : -1, idle,
-					samples, tracker.routeWindow(this.stats.routeWork(pool.name())),
-					tracker.windowSeconds((int) INTERVAL.toSeconds()), this.cpu.processCores(),
-					this.cpu.machineBusy(), this.cores);
+			Observation observation = observe(pool, tracker, first, open, depth, overflows);
 			Verdict previous = tracker.update(Rules.decide(observation), Rules.okEvidence(observation), now);
 			if (previous != null) {
 				log(previous, tracker.verdict());
 			}
 			current.add(tracker.verdict());
-			poolSamples.add(new History.PoolSample(pool.name(), busy, max, queued, tracker.verdict().starved()));
+			poolSamples.add(new History.PoolSample(pool.name(), observation.busy(), observation.max(),
+					observation.queued(), tracker.verdict().starved()));
 			first = false;
 		}
 		this.verdicts = List.copyOf(current);
 		this.history.add(new History.Sample(now.toEpochMilli(), open, this.stats.idleConnections(), depth,
 				poolSamples));
+	}
+
+	/**
+	 * Reads one pool, sampling its workers only when all of them are busy; the listener's
+	 * figures go to the default pool, which answers for the listener's connections.
+	 */
+	private Observation observe(PoolStats pool, PoolTracker tracker, boolean defaultPool, int open, long depth,
+			long overflows) {
+		int busy = pool.busyWorkers();
+		int max = pool.maxWorkers();
+		int queued = pool.queued();
+		boolean saturated = busy >= max;
+		Samples samples = saturated ? sample(pool) : Samples.NONE;
+		Duration idle = (saturated && defaultPool && this.config.ioModel() != IoModel.EVENT_LOOP)
+				? this.stats.averageIdleTime() : Duration.ZERO;
+		long capacity = defaultPool ? value(this.stats.acceptQueueCapacity()) : -1;
+		return new Observation(pool.name(), defaultPool, this.config, busy, max, queued, open, depth, recentDepth(),
+				capacity, defaultPool ? overflows : -1, idle, samples,
+				tracker.routeWindow(this.stats.routeWork(pool.name())),
+				tracker.windowSeconds((int) INTERVAL.toSeconds()), this.cpu.processCores(), this.cpu.machineBusy(),
+				this.cores);
 	}
 
 	/** Classifies what the pool's workers are doing, sampling at most {@link #MAX_SAMPLED_THREADS}. */

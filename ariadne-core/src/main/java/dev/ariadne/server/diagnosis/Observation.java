@@ -27,7 +27,7 @@ import dev.ariadne.server.stats.RouteWork;
  * @param averageIdle how long idle connections have been idle, on average
  * @param samples what the workers were doing, {@link Samples#NONE} when not sampled
  * @param routeWindow worker time per route over the window
- * @param windowSeconds the window's length
+ * @param windowSeconds the route-work window's length
  * @param processCores CPU the process used over the last second, in cores; NaN where unknown
  * @param machineBusy share of the machine's CPU in use over the last second, 0 to 1; NaN where
  * unknown

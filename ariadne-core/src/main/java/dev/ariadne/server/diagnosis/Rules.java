@@ -111,7 +111,7 @@ final class Rules {
 		long capacity = o.acceptQueueCapacity();
 		if (o.overflows() > 0 && capacity > 0 && o.acceptQueueDepthRecent() * 10 >= capacity * 9) {
 			String evidence = "the kernel dropped " + o.overflows() + " connections over the last "
-					+ o.windowSeconds() + " s on a full accept queue (ListenOverflows, whole network namespace); "
+					+ Diagnosis.INTERVAL.toSeconds() + " s on a full accept queue (ListenOverflows, whole network namespace); "
 					+ "this listener's queue held up to " + o.acceptQueueDepthRecent() + " of " + capacity;
 			long backlog = spare(capacity + o.overflows());
 			List<Advice> advice = List.of(
