@@ -83,8 +83,9 @@ public final class AriadneAutoConfiguration {
 			String summary = managementSummary(management, applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER),
 					environment);
 			Integer managementPort = environment.getProperty(MANAGEMENT_PORT_PROPERTY, Integer.class);
+			boolean disabled = managementPort != null && managementPort < 0;
 			boolean servedOverHttp = management != null
-					|| applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER) && !(managementPort != null && managementPort < 0);
+					|| applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER) && !disabled;
 			String live = (livePage && servedOverHttp) ? livePageUrl(management, ariadneServer, environment) : null;
 			return (summary != null && live != null) ? summary + "; live diagnosis on " + live : summary;
 		});

@@ -48,7 +48,8 @@ final class RouteWorkCounter {
 			return List.of();
 		}
 		List<RouteWork> work = new ArrayList<>(routes.size());
-		routes.forEach((route, counter) -> work.add(new RouteWork(route, counter.exchanges.sum(), counter.nanos.sum())));
+		routes.forEach(
+				(route, counter) -> work.add(new RouteWork(route, counter.exchanges.sum(), counter.nanos.sum())));
 		return work;
 	}
 

@@ -79,12 +79,12 @@ final class Rules {
 	 * @return the evidence of an ok verdict
 	 */
 	static String okEvidence(Observation o) {
-		String workers = o.busy() + " of " + o.max() + " workers busy, " + o.queued() + " " + o.waitingNoun()
+		String workers = o.busy() + " of " + o.max() + " workers busy, " + count(o.queued(), o.waitingNoun())
 				+ " waiting for a worker";
 		if (!o.defaultPool()) {
 			return workers;
 		}
-		return workers + "; " + o.openConnections() + " connections open, " + depth(o.acceptQueueDepth())
+		return workers + "; " + count(o.openConnections(), "connections") + " open, " + depth(o.acceptQueueDepth())
 				+ " in the kernel's accept queue";
 	}
 
@@ -95,7 +95,7 @@ final class Rules {
 		if (o.openConnections() >= maxConnections && Math.max(o.acceptQueueDepth(), o.acceptQueueDepthRecent()) > 0) {
 			long waiting = Math.max(1, o.acceptQueueDepth());
 			String evidence = o.openConnections() + " of " + maxConnections + " connections open (max-connections "
-					+ "reached); " + waiting + " clients waiting in the kernel's accept queue";
+					+ "reached); " + count(waiting, "clients") + " waiting in the kernel's accept queue";
 			List<Advice> advice = new ArrayList<>();
 			long wanted = o.openConnections() + waiting;
 			advice.add(new Advice(PREFIX + "max-connections", Long.toString(spare(wanted)),
@@ -111,7 +111,8 @@ final class Rules {
 		long capacity = o.acceptQueueCapacity();
 		if (o.overflows() > 0 && capacity > 0 && o.acceptQueueDepthRecent() * 10 >= capacity * 9) {
 			String evidence = "the kernel dropped " + o.overflows() + " connections over the last "
-					+ Diagnosis.INTERVAL.toSeconds() + " s on a full accept queue (ListenOverflows, whole network namespace); "
+					+ Diagnosis.INTERVAL.toSeconds() + " s on a full accept queue (ListenOverflows, whole network "
+					+ "namespace); "
 					+ "this listener's queue held up to " + o.acceptQueueDepthRecent() + " of " + capacity;
 			long backlog = spare(capacity + o.overflows());
 			List<Advice> advice = List.of(
@@ -132,7 +133,8 @@ final class Rules {
 		int idle = (s.total() > 0) ? s.idle() : o.busy();
 		int of = (s.total() > 0) ? s.total() : o.busy();
 		String evidence = idle + " of " + of + " workers own connections idle between requests, "
-				+ duration(o.averageIdle()) + " on average; " + o.queued() + " connections waiting for a worker";
+				+ duration(o.averageIdle()) + " on average; " + count(o.queued(), "connections")
+				+ " waiting for a worker";
 		List<Advice> advice = new ArrayList<>();
 		advice.add(new Advice(PREFIX + "io-model", "event-loop", "an idle connection then costs no worker: the "
 				+ o.max() + " workers serve requests, not the " + o.demand() + " connections"));
@@ -143,7 +145,8 @@ final class Rules {
 		advice.add(new Advice(PREFIX + "threads.max", Integer.toString(spare(o.demand())),
 				o.demand() + " connections wanted a worker (" + o.busy() + " held + " + o.queued()
 						+ " waiting): one thread each and a quarter to spare, if you keep the blocking model"));
-		if (o.averageIdle().compareTo(SHORT_TIMEOUT) > 0 && o.config().keepAliveTimeout().compareTo(SHORT_TIMEOUT) > 0) {
+		boolean longIdle = o.averageIdle().compareTo(SHORT_TIMEOUT) > 0;
+		if (longIdle && o.config().keepAliveTimeout().compareTo(SHORT_TIMEOUT) > 0) {
 			advice.add(new Advice(PREFIX + "keep-alive.timeout", format(SHORT_TIMEOUT), "connections sat idle "
 					+ duration(o.averageIdle()) + " on average; a shorter timeout releases their workers sooner"));
 		}
@@ -153,8 +156,8 @@ final class Rules {
 	private static Finding slowClients(Observation o) {
 		Samples s = o.samples();
 		String evidence = s.slowClients() + " of " + s.total() + " workers are held by slow clients: " + s.writing()
-				+ " writing a response, " + s.reading() + " reading a request; " + o.queued() + " "
-				+ o.waitingNoun() + " waiting for a worker";
+				+ " writing a response, " + s.reading() + " reading a request; "
+				+ count(o.queued(), o.waitingNoun()) + " waiting for a worker";
 		List<Advice> advice = new ArrayList<>();
 		if (o.config().ioModel() != IoModel.EVENT_LOOP) {
 			advice.add(new Advice(PREFIX + "io-model", "event-loop", "a slow client then holds a buffer, not a "
@@ -204,9 +207,10 @@ final class Rules {
 		double concurrency = hot.workerNanos() / (o.windowSeconds() * 1e9);
 		int threads = Math.max(1, Math.min(o.max(), (int) Math.ceil(concurrency - 0.05)));
 		String evidence = hot.route() + " took " + share + "% of the worker time of pool '" + o.pool()
-				+ "' over the last " + o.windowSeconds() + " s (" + hot.exchanges() + " exchanges, "
-				+ millis(hot.workerNanos() / Math.max(1, hot.exchanges())) + " each); the other routes got " + others
-				+ " exchanges through while " + o.queued() + " " + o.waitingNoun() + " waited for a worker";
+				+ "' over the last " + o.windowSeconds() + " s (" + count(hot.exchanges(), "exchanges") + ", "
+				+ millis(hot.workerNanos() / Math.max(1, hot.exchanges())) + " each); the other routes got "
+				+ count(others, "exchanges") + " through while " + count(o.queued(), o.waitingNoun())
+				+ " waited for a worker";
 		String name = poolName(hot.route());
 		List<Advice> advice = List.of(
 				new Advice(PREFIX + "pools." + name + ".threads", Integer.toString(threads), hot.route() + " kept "
@@ -234,8 +238,8 @@ final class Rules {
 		int waiting = (s.total() > 0) ? s.waitCount() : o.busy();
 		int of = (s.total() > 0) ? s.total() : o.busy();
 		String state = (s.waitState() != null) ? " (" + s.waitState() + ")" : "";
-		String evidence = waiting + " of " + of + " workers wait" + state + " " + where + "; " + o.queued() + " "
-				+ o.waitingNoun() + " waiting for a worker";
+		String evidence = waiting + " of " + of + " workers wait" + state + " " + where + "; "
+				+ count(o.queued(), o.waitingNoun()) + " waiting for a worker";
 		String target = (caller != null) ? caller : "the downstream";
 		String waitsIn = (s.waitFrame() != null) ? s.waitFrame() : "a monitor";
 		List<Advice> advice = List.of(
@@ -254,7 +258,7 @@ final class Rules {
 		String cpu = Double.isNaN(o.processCores()) ? "" : "; the process used "
 				+ String.format(Locale.ROOT, "%.1f", o.processCores()) + " of " + o.cores() + " cores";
 		String evidence = s.running() + " of " + s.total() + " workers run handler code (RUNNABLE" + in + ")" + cpu
-				+ "; " + o.queued() + " " + o.waitingNoun() + " waiting for a worker";
+				+ "; " + count(o.queued(), o.waitingNoun()) + " waiting for a worker";
 		List<Advice> advice = new ArrayList<>();
 		RouteWork top = topRoute(o.routeWindow());
 		if (top != null && top.route().startsWith("/") && o.defaultPool()) {
@@ -316,6 +320,11 @@ final class Rules {
 			}
 		}
 		return "root";
+	}
+
+	/** {@code 1 request}, {@code 2 requests}: a count with its noun, given in the plural. */
+	static String count(long n, String plural) {
+		return n + " " + ((n == 1) ? plural.substring(0, plural.length() - 1) : plural);
 	}
 
 	private static int spare(int demand) {

@@ -64,7 +64,8 @@ record Samples(int total, int idle, int reading, int writing, int waiting, int r
 		String top = null;
 		int most = 0;
 		for (Map.Entry<String, Integer> entry : counts.entrySet()) {
-			if (entry.getValue() > most || entry.getValue() == most && top != null && entry.getKey().compareTo(top) < 0) {
+			boolean tieBrokenByName = entry.getValue() == most && top != null && entry.getKey().compareTo(top) < 0;
+			if (entry.getValue() > most || tieBrokenByName) {
 				top = entry.getKey();
 				most = entry.getValue();
 			}
