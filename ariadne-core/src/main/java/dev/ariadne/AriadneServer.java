@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 
 import dev.ariadne.server.IoModel;
@@ -17,6 +18,7 @@ import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.connection.RequestEvents;
 import dev.ariadne.server.pool.RoutePools;
+import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.RequestListener;
@@ -52,6 +54,8 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final ServerStats stats;
 
+	private final Diagnosis diagnosis;
+
 	private final Object lifecycle = new Object();
 
 	private State state = State.NEW;
@@ -62,15 +66,24 @@ public final class AriadneServer implements AutoCloseable {
 
 	}
 
-	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners) {
+	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis) {
 		checkRoutePools(config, router);
 		this.config = config;
 		this.router = router;
 		this.registry = new ConnectionRegistry(config.maxConnections());
 		RoutePools routePools = new RoutePools(config);
-		this.transport = Transports.create(
-				new ConnectionContext(config, router, this.registry, routePools, new RequestEvents(listeners)));
-		this.stats = new StatsView(config, this.registry, routePools, this.transport);
+		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
+		this.transport = Transports.create(new ConnectionContext(config, router, this.registry, routePools, events));
+		this.stats = new StatsView(config, this.registry, routePools, this.transport, events);
+		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
+	}
+
+	/** Every pool a route may run in: the model's own, then the route pools. */
+	private static List<String> poolNames(ServerConfig config) {
+		List<String> names = new ArrayList<>();
+		names.add(Route.DEFAULT_POOL);
+		names.addAll(config.pools().keySet());
+		return names;
 	}
 
 	private static void checkRoutePools(ServerConfig config, Router router) {
@@ -132,6 +145,9 @@ public final class AriadneServer implements AutoCloseable {
 						ex);
 			}
 			this.state = State.RUNNING;
+			if (this.diagnosis != null) {
+				this.diagnosis.start();
+			}
 		}
 	}
 
@@ -163,6 +179,7 @@ public final class AriadneServer implements AutoCloseable {
 			}
 			this.state = State.DRAINING;
 		}
+		stopDiagnosis();
 		try {
 			return this.transport.shutdown(gracePeriod);
 		}
@@ -189,7 +206,14 @@ public final class AriadneServer implements AutoCloseable {
 				return;
 			}
 		}
+		stopDiagnosis();
 		this.transport.shutdown(Duration.ZERO);
+	}
+
+	private void stopDiagnosis() {
+		if (this.diagnosis != null) {
+			this.diagnosis.stop();
+		}
 	}
 
 	/**
@@ -241,6 +265,15 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the diagnosis that says why this server's pools are starved and what to change,
+	 * evaluated once a second while the server runs.
+	 * @return the diagnosis, empty when it was turned off ({@link Builder#diagnosis(boolean)})
+	 */
+	public Optional<Diagnosis> diagnosis() {
+		return Optional.ofNullable(this.diagnosis);
+	}
+
+	/**
 	 * Returns the configuration.
 	 * @return the configuration
 	 */
@@ -279,6 +312,8 @@ public final class AriadneServer implements AutoCloseable {
 		private final Router.Builder router = Router.builder();
 
 		private final List<RequestListener> listeners = new ArrayList<>();
+
+		private boolean diagnosis = true;
 
 		private Builder(ServerConfig config) {
 			this.config = Objects.requireNonNull(config, "config");
@@ -325,13 +360,25 @@ public final class AriadneServer implements AutoCloseable {
 		}
 
 		/**
+		 * Sets whether the server runs its {@link Diagnosis} (on by default): an evaluation a
+		 * second on a thread of its own, and one add per exchange to count worker time per
+		 * route ({@code ariadne.server.diagnosis.enabled}).
+		 * @param enabled whether to diagnose
+		 * @return this builder
+		 */
+		public Builder diagnosis(boolean enabled) {
+			this.diagnosis = enabled;
+			return this;
+		}
+
+		/**
 		 * Builds the server, not yet started.
 		 * @return the server
 		 * @throws IllegalArgumentException if routes conflict
 		 * @throws IllegalStateException if the I/O model cannot run on this JVM
 		 */
 		public AriadneServer build() {
-			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners));
+			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis);
 		}
 
 	}

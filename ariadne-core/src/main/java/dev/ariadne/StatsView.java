@@ -1,16 +1,19 @@
 package dev.ariadne;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionRegistry;
+import dev.ariadne.server.connection.RequestEvents;
 import dev.ariadne.server.pool.RoutePools;
 import dev.ariadne.server.stats.AcceptError;
 import dev.ariadne.server.stats.AcceptQueueProbe;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.stats.RouteWork;
 import dev.ariadne.server.stats.ServerStats;
 import dev.ariadne.server.transport.Transport;
 
@@ -28,11 +31,15 @@ final class StatsView implements ServerStats {
 
 	private final Transport transport;
 
-	StatsView(ServerConfig config, ConnectionRegistry registry, RoutePools routePools, Transport transport) {
+	private final RequestEvents events;
+
+	StatsView(ServerConfig config, ConnectionRegistry registry, RoutePools routePools, Transport transport,
+			RequestEvents events) {
 		this.config = config;
 		this.registry = registry;
 		this.routePools = routePools;
 		this.transport = transport;
+		this.events = events;
 	}
 
 	@Override
@@ -103,6 +110,16 @@ final class StatsView implements ServerStats {
 	@Override
 	public OptionalLong acceptQueueOverflows() {
 		return AcceptQueueProbe.listenOverflows();
+	}
+
+	@Override
+	public Duration averageIdleTime() {
+		return this.registry.averageIdleTime();
+	}
+
+	@Override
+	public List<RouteWork> routeWork(String pool) {
+		return this.events.routeWork(pool);
 	}
 
 }

@@ -43,6 +43,8 @@ class PackageRulesTest {
 
 	private static final String TRANSPORT = "dev.ariadne.server.transport..";
 
+	private static final String DIAGNOSIS = "dev.ariadne.server.diagnosis..";
+
 	private static final String[] MODELS = { "dev.ariadne.server.blocking..", "dev.ariadne.server.eventloop..",
 			"dev.ariadne.server.virtual.." };
 
@@ -71,6 +73,9 @@ class PackageRulesTest {
 	@ArchTest
 	static final ArchRule transportImportsNoModel = mayImport(TRANSPORT, HTTP, API, STATS, INTERNAL, POOL,
 			CONNECTION);
+
+	@ArchTest
+	static final ArchRule diagnosisReadsOnlyTheStatisticsAndTheApi = mayImport(DIAGNOSIS, API, STATS);
 
 	@ArchTest
 	static final ArchRule modelsImportOnlyTheLayersBelow = classes().that()

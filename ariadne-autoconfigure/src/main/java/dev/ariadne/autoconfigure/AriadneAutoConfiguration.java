@@ -47,6 +47,12 @@ public final class AriadneAutoConfiguration {
 
 	private static final String MANAGEMENT_PORT_PROPERTY = "management.server.port";
 
+	/**
+	 * Name of the {@code ariadne} endpoint's bean, present when the endpoint is available; the
+	 * startup summary then points to its live page.
+	 */
+	private static final String ARIADNE_ENDPOINT = "ariadneEndpoint";
+
 	@Bean(destroyMethod = "stop")
 	@ConditionalOnMissingBean
 	AriadneServer ariadneServer(AriadneServerProperties properties, ConfigurableEnvironment environment,
@@ -55,7 +61,7 @@ public final class AriadneAutoConfiguration {
 			ObjectProvider<RequestListener> requestListeners) {
 		ServerConfig config = new AriadneServerConfigMapper(environment).map(properties,
 				customizers.orderedStream().toList());
-		AriadneServer.Builder server = AriadneServer.builder(config);
+		AriadneServer.Builder server = AriadneServer.builder(config).diagnosis(properties.getDiagnosis().isEnabled());
 		List<Route> declared = new ArrayList<>(routes.orderedStream().toList());
 		routeProviders.orderedStream().forEach((provider) -> declared.addAll(provider.routes()));
 		server.routes(new RoutePoolAssignments(properties.getRoutes()).apply(declared));
@@ -70,9 +76,45 @@ public final class AriadneAutoConfiguration {
 	AriadneServerLifecycle ariadneServerLifecycle(AriadneServer ariadneServer, ConfigurableEnvironment environment,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<AriadneManagementServer> managementServer,
 			ApplicationContext applicationContext) {
-		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher,
-				() -> managementSummary(managementServer.getIfAvailable(),
-						applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER), environment));
+		boolean livePage = applicationContext.containsBean(ARIADNE_ENDPOINT)
+				&& ariadneServer.diagnosis().isPresent();
+		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher, () -> {
+			AriadneManagementServer management = managementServer.getIfAvailable();
+			String summary = managementSummary(management, applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER),
+					environment);
+			Integer managementPort = environment.getProperty(MANAGEMENT_PORT_PROPERTY, Integer.class);
+			boolean disabled = managementPort != null && managementPort < 0;
+			boolean servedOverHttp = management != null
+					|| applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER) && !disabled;
+			String live = (livePage && servedOverHttp) ? livePageUrl(management, ariadneServer, environment) : null;
+			return (summary != null && live != null) ? summary + "; live diagnosis on " + live : summary;
+		});
+	}
+
+	/**
+	 * Returns where the {@code ariadne} endpoint's live page is served: on the management
+	 * listener when there is one, else on the application's, under Actuator's base path.
+	 * @return the page's URL, or {@code null} when Actuator is not served over HTTP here
+	 */
+	private static String livePageUrl(AriadneManagementServer management, AriadneServer application,
+			Environment environment) {
+		AriadneServer server = (management != null) ? management.server() : application;
+		ServerConfig config = server.config();
+		InetSocketAddress bound = server.isRunning() ? server.localAddress()
+				: new InetSocketAddress(config.address(), config.port());
+		if (bound.getPort() == 0) {
+			return null;
+		}
+		String serverBasePath = (management != null) ? environment.getProperty("management.server.base-path", "") : "";
+		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+		String path = environment.getProperty("management.endpoints.web.path-mapping.ariadne", "ariadne");
+		String address = AriadneServerLifecycle.describe(bound).replace("0.0.0.0:", "localhost:");
+		return "http://" + address + trimSlash(serverBasePath) + trimSlash(basePath) + trimSlash(path) + "/live";
+	}
+
+	private static String trimSlash(String path) {
+		String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+		return (trimmed.isEmpty() || trimmed.startsWith("/")) ? trimmed : "/" + trimmed;
 	}
 
 	/**

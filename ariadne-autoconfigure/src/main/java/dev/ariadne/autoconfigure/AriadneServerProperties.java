@@ -67,6 +67,8 @@ public class AriadneServerProperties {
 
 	private final Health health = new Health();
 
+	private final Diagnosis diagnosis = new Diagnosis();
+
 	/**
 	 * Route pools by name: bounded worker pools of their own, for the routes that name them
 	 * (bulkheads), so that a CPU-heavy route cannot take every worker of the server.
@@ -214,6 +216,14 @@ public class AriadneServerProperties {
 	 */
 	public Health getHealth() {
 		return this.health;
+	}
+
+	/**
+	 * Returns the diagnosis settings.
+	 * @return the diagnosis settings
+	 */
+	public Diagnosis getDiagnosis() {
+		return this.diagnosis;
 	}
 
 	/**
@@ -639,6 +649,39 @@ public class AriadneServerProperties {
 		 */
 		public void setGracePeriod(Duration gracePeriod) {
 			this.gracePeriod = gracePeriod;
+		}
+
+	}
+
+	/**
+	 * Settings of the diagnosis, which says why a pool is starved and what to change.
+	 */
+	public static class Diagnosis {
+
+		/**
+		 * Whether each listener diagnoses its pools: once a second, on a thread of its own, it
+		 * names why clients wait (idle keep-alive, cpu-bound, blocked downstream, slow clients,
+		 * a hot route, the connection limit, the accept backlog) with the evidence and the
+		 * settings to change, for the ariadne endpoint's diagnosis, the
+		 * ariadne.pool.starvation meter, the log and the live page. Costs one counter add per
+		 * exchange.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Returns whether the diagnosis runs.
+		 * @return whether the listeners diagnose their pools
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether the diagnosis runs.
+		 * @param enabled whether the listeners diagnose their pools
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

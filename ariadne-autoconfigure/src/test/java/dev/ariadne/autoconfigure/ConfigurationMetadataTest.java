@@ -25,7 +25,7 @@ class ConfigurationMetadataTest {
 			"request.header-timeout", "request.max-line-length", "request.max-header-size",
 			"request.max-header-count", "request.max-body-size", "shutdown.grace-period",
 			"health.saturation-readiness", "health.shedding.reaction-time", "health.shedding.max-out",
-			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address");
+			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address", "diagnosis.enabled");
 
 	@Test
 	void describesThreadsMaxWithItsDefault() throws IOException {
@@ -56,6 +56,7 @@ class ConfigurationMetadataTest {
 		assertThat(property("ariadne.server.health.shedding.max-out")).containsEntry("defaultValue", "5s");
 		assertThat(property("ariadne.server.health.shedding.min-in")).containsEntry("defaultValue", "10s");
 		assertThat(property("ariadne.server.health.shedding.min-weight")).containsEntry("defaultValue", 0.05);
+		assertThat(property("ariadne.server.diagnosis.enabled")).containsEntry("defaultValue", true);
 	}
 
 	@Test

@@ -83,8 +83,7 @@ final class Report {
 		out.append((mvc != null) ? " × Spring MVC |" : "");
 		out.append((mvcJetty != null) ? " × Spring MVC Jetty |" : "").append(baselines ? " × " + BASELINE + " |" : "");
 		names.subList(1, names.size()).forEach((name) -> out.append(' ').append(name).append(" |"));
-		out.append("
-| --- | ---: | ---: | ---: | ---: |").append((mvc != null) ? " ---: |" : "");
+		out.append("\n| --- | ---: | ---: | ---: | ---: |").append((mvc != null) ? " ---: |" : "");
 		out.append((mvcJetty != null) ? " ---: |" : "").append(baselines ? " ---: |" : "");
 		out.append(" ---: |".repeat(names.size() - 1)).append('\n');
 		for (String server : this.servers) {

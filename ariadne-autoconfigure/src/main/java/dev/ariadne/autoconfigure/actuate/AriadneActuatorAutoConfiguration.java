@@ -213,6 +213,7 @@ public final class AriadneActuatorAutoConfiguration {
 				.shutdownGracePeriod(properties.getShutdown().getGracePeriod())
 				.build();
 			AriadneServer.Builder server = AriadneServer.builder(config)
+				.diagnosis(properties.getDiagnosis().isEnabled())
 				.routes(routeFactory.routes(WebServerNamespace.MANAGEMENT, settings.basePath()));
 			requestListeners.orderedStream().forEach(server::requestListener);
 			return new AriadneManagementServer(server.build());

@@ -42,14 +42,17 @@ public final class AriadneMetricsAutoConfiguration {
 	@ConditionalOnSingleCandidate(AriadneServer.class)
 	@ConditionalOnMissingBean(name = "ariadneServerMetrics")
 	AriadneServerMetrics ariadneServerMetrics(AriadneServer ariadneServer) {
-		return new AriadneServerMetrics(ariadneServer.stats(), AriadneServer.version(), List.of());
+		return new AriadneServerMetrics(ariadneServer.stats(), ariadneServer.diagnosis().orElse(null),
+				AriadneServer.version(), List.of());
 	}
 
 	@Bean
 	@ConditionalOnBean(AriadneManagementServer.class)
 	@ConditionalOnMissingBean(name = "ariadneManagementServerMetrics")
 	AriadneServerMetrics ariadneManagementServerMetrics(AriadneManagementServer managementServer) {
-		return new AriadneServerMetrics(managementServer.server().stats(), AriadneServer.version(), List.of());
+		AriadneServer server = managementServer.server();
+		return new AriadneServerMetrics(server.stats(), server.diagnosis().orElse(null), AriadneServer.version(),
+				List.of());
 	}
 
 	@Bean

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import dev.ariadne.AriadneServer;
 import dev.ariadne.Await;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.diagnosis.Cause;
 import dev.ariadne.server.routing.Route;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -112,6 +114,42 @@ class AriadneServerMetricsTest {
 				holder.close();
 				assertThat(readStatusLine(waiter)).isEqualTo("HTTP/1.1 200 OK");
 			}
+		}
+	}
+
+	@Test
+	void starvationIsOneForTheCauseTheDiagnosisNamesAndZeroForTheOthers() throws Exception {
+		MeterRegistry registry = new SimpleMeterRegistry();
+		AriadneServer server = start(1);
+		new AriadneServerMetrics(server.stats(), server.diagnosis().orElseThrow(), "test", List.of()).bindTo(registry);
+		assertThat(registry.get(AriadneServerMetrics.POOL_STARVATION).gauges()).hasSize(Cause.values().length)
+			.allSatisfy((gauge) -> {
+				assertThat(gauge.getId().getTags()).contains(Tag.of("listener", "app"), Tag.of("pool", "default"));
+				assertThat(gauge.value()).isZero();
+			});
+		try (Socket holder = send(server.port(), "/")) {
+			// answered, then idle: with the release threshold off it keeps the only worker
+			assertThat(readStatusLine(holder)).isEqualTo("HTTP/1.1 200 OK");
+			try (Socket waiter = send(server.port(), "/")) {
+				awaitStarvation(registry, "idle-keep-alive", 1);
+				assertThat(registry.get(AriadneServerMetrics.POOL_STARVATION).gauges())
+					.filteredOn((gauge) -> gauge.value() == 1)
+					.extracting((gauge) -> gauge.getId().getTag("cause"))
+					.containsExactly("idle-keep-alive");
+				holder.close();
+				assertThat(readStatusLine(waiter)).isEqualTo("HTTP/1.1 200 OK");
+				awaitStarvation(registry, "idle-keep-alive", 0);
+			}
+		}
+	}
+
+	private static void awaitStarvation(MeterRegistry registry, String cause, double expected)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (registry.get(AriadneServerMetrics.POOL_STARVATION).tag("cause", cause).gauge().value() != expected) {
+			assertThat(System.nanoTime()).as("starvation of cause " + cause + " to reach " + expected)
+				.isLessThan(deadline);
+			Thread.sleep(50);
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.ariadne.server.connection;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -232,6 +233,42 @@ public final class ConnectionRegistry {
 			closed(connection);
 		}
 		return left.size();
+	}
+
+	/**
+	 * Returns the threads of the open connections that are not idle: for the models that run
+	 * each connection on a thread of its own. Walks the connections: for the diagnosis, at most
+	 * about once a second, never on the request path.
+	 * @return the threads, in no order
+	 */
+	public List<Thread> activeConnectionThreads() {
+		List<Thread> threads = new ArrayList<>();
+		for (TrackedConnection connection : this.connections) {
+			Thread thread = connection.thread();
+			if (thread != null && connection.idleSinceNanos() == 0) {
+				threads.add(thread);
+			}
+		}
+		return threads;
+	}
+
+	/**
+	 * Returns how long the connections idle now have been idle, on average. Walks the
+	 * connections: for the diagnosis, at most about once a second.
+	 * @return the average, zero when none is idle or the model does not track it
+	 */
+	public Duration averageIdleTime() {
+		long now = System.nanoTime();
+		long total = 0;
+		int idle = 0;
+		for (TrackedConnection connection : this.connections) {
+			long since = connection.idleSinceNanos();
+			if (since != 0) {
+				total += Math.max(0, now - since);
+				idle++;
+			}
+		}
+		return (idle > 0) ? Duration.ofNanos(total / idle) : Duration.ZERO;
 	}
 
 	/**

@@ -125,6 +125,8 @@ public final class HttpExchange {
 	 * flushes and closes it
 	 */
 	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos, RouteMatch match) {
+		RequestEvents events = this.context.events();
+		long begin = events.countsRouteWork() ? System.nanoTime() : 0;
 		this.requests++;
 		this.head = head;
 		this.body = body;
@@ -144,10 +146,14 @@ public final class HttpExchange {
 		if (keep && !body.finished()) {
 			keep = drain(body);
 		}
-		if (this.context.events().hasListeners()) {
-			this.context.events().publish(new RequestEvent(this.context.config().name(), head.method().name(),
-					match.route(), complete ? response.status() : 0, System.nanoTime() - startNanos, queueWaitNanos,
-					match.pool()));
+		boolean listeners = events.hasListeners();
+		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
+		if (begin != 0) {
+			events.routeWorked(match.pool(), match.route(), end - begin);
+		}
+		if (listeners) {
+			events.publish(new RequestEvent(this.context.config().name(), head.method().name(), match.route(),
+					complete ? response.status() : 0, end - startNanos, queueWaitNanos, match.pool()));
 		}
 		return keep;
 	}

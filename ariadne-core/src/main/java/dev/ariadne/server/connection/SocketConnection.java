@@ -75,6 +75,12 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	/** When the connection, idle now or next, is closed for its idle time ({@link System#nanoTime()}). */
 	private volatile long idleDeadline;
 
+	/** The idle time that {@link #idleDeadline} allows; written just before it. */
+	private long idleTimeout;
+
+	/** The thread running {@link #serve()}, for the diagnosis. */
+	private volatile Thread thread;
+
 	/** Whether the last read set a socket timeout, which a read for the next request must clear. */
 	private boolean socketTimeoutSet;
 
@@ -120,6 +126,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 * connection is closed, whatever happened.
 	 */
 	public void serve() {
+		this.thread = Thread.currentThread();
 		try {
 			this.input = this.socket.getInputStream();
 			boolean serverEnded = serveRequests();
@@ -224,6 +231,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		this.out.release();
 		long timeout = (first ? this.context.config().headerTimeout() : this.context.config().keepAliveTimeout())
 			.toNanos();
+		this.idleTimeout = timeout;
 		this.idleDeadline = System.nanoTime() + timeout;
 		if (this.context.registry().shuttingDown() || !this.state.compareAndSet(ACTIVE, IDLE)) {
 			return false;
@@ -296,6 +304,21 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 					+ ": it read nothing of its response for " + writeTimeoutNanos / 1_000_000 + " ms");
 			abort();
 		}
+	}
+
+	@Override
+	public Thread thread() {
+		return this.thread;
+	}
+
+	@Override
+	public long idleSinceNanos() {
+		if (this.state.get() != IDLE) {
+			return 0;
+		}
+		// the deadline is read first: the timeout written before it is then the one it used
+		long since = this.idleDeadline - this.idleTimeout;
+		return (since != 0) ? since : 1;
 	}
 
 	private void refuse(Status status, String reason) {

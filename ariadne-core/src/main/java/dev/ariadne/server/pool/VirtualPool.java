@@ -157,6 +157,11 @@ public final class VirtualPool implements TaskPool {
 	}
 
 	@Override
+	public List<Thread> workerThreads() {
+		return List.copyOf(this.threads);
+	}
+
+	@Override
 	public int maxWorkers() {
 		return this.maxWorkers;
 	}

@@ -369,6 +369,24 @@ public final class WorkerPool implements TaskPool {
 		return this.queueCapacity;
 	}
 
+	@Override
+	public List<Thread> workerThreads() {
+		this.lock.lock();
+		try {
+			List<Thread> busy = new ArrayList<>(this.workers.size());
+			Set<Worker> idle = new HashSet<>(this.idle);
+			for (Worker worker : this.workers) {
+				if (!idle.contains(worker)) {
+					busy.add(worker.thread);
+				}
+			}
+			return busy;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/**
 	 * Returns the threads the pool has now, busy or idle.
 	 * @return the thread count

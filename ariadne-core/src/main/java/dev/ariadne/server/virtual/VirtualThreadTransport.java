@@ -1,10 +1,12 @@
 package dev.ariadne.server.virtual;
 
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.internal.VirtualThreads;
@@ -32,7 +34,8 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 	 * @throws IllegalStateException if this JVM has no virtual threads (before Java 21)
 	 */
 	public VirtualThreadTransport(ConnectionContext context) {
-		super(context, new Permits(context.config().maxThreads(), context.config().queueCapacity()));
+		super(context,
+				new Permits(context.config().maxThreads(), context.config().queueCapacity(), context.registry()));
 		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
 				"ariadne.server.io-model=virtual-threads");
 	}
@@ -71,9 +74,12 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 
 		private final AtomicInteger waiting = new AtomicInteger();
 
-		Permits(int max, int queueCapacity) {
+		private final ConnectionRegistry connections;
+
+		Permits(int max, int queueCapacity, ConnectionRegistry connections) {
 			this.max = max;
 			this.queueCapacity = queueCapacity;
+			this.connections = connections;
 			this.semaphore = new Semaphore(max, true);
 		}
 
@@ -122,6 +128,13 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 		@Override
 		public int queueCapacity() {
 			return this.queueCapacity;
+		}
+
+		@Override
+		public List<Thread> workerThreads() {
+			// the connections' own threads: those waiting for a permit or reading a request
+			// are among them, and a diagnosis tells them apart by where they wait
+			return this.connections.activeConnectionThreads();
 		}
 
 	}
