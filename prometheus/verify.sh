@@ -8,7 +8,8 @@
 #   live:   the sample application (profile `starved`) and Prometheus scraping its management
 #           port every 2 s; 20 keep-alive clients each send one GET /api/compute and hold
 #           their connection. Asserts saturation 1 with connections waiting, the pool alert
-#           pending, and that EVERY panel query of EVERY dashboard returns series. Then the
+#           pending, the diagnosis naming idle-keep-alive (ariadne_pool_starvation, alert
+#           AriadnePoolStarved), and that EVERY panel query of EVERY dashboard returns series. Then the
 #           same with io-model event-loop (threads.max 4): every client is answered and no
 #           connection waits.
 #
@@ -34,34 +35,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "PASS $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-check() { # check DESCRIPTION COMMAND...: runs the command, PASS when it succeeds
-	local description=$1 output
-	shift
-	if output=$("$@" 2>&1); then pass "$description"; else fail "$description"; printf '%s\n' "$output" | sed 's/^/    /' | tail -n 40; fi
-}
+# shellcheck source=../deploy/lib.sh
+. "$root/deploy/lib.sh"   # pass/fail/check, apt_install, newest_java, free_port, stop_pid
 out_of_time() { [ "$SECONDS" -ge "$deadline" ]; }
 
 # ---------------------------------------------------------------------------------------------
 # Tools
 # ---------------------------------------------------------------------------------------------
-apt_install() {
-	local sudo=""
-	if [ "$(id -u)" -ne 0 ]; then
-		if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; else
-			echo "not root and no password-less sudo"; return 1; fi
-	fi
-	command -v apt-get >/dev/null || { echo "apt-get not found"; return 1; }
-	export DEBIAN_FRONTEND=noninteractive
-	timeout 150 $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 && return 0
-	timeout 120 $sudo apt-get update -qq >/dev/null 2>&1
-	timeout 150 $sudo apt-get install -y -qq --no-install-recommends "$@" 2>&1 | tail -n 3
-	return "${PIPESTATUS[0]}"
-}
-
 if ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null; then
 	echo "Installing Debian's prometheus package (promtool and prometheus are missing)"
 	if ! reason=$(apt_install prometheus) || ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null; then
@@ -182,15 +162,6 @@ close_clients() {
 	for fd in "${fds[@]}"; do exec {fd}>&-; done
 	fds=()
 }
-stop_pid() { # stop_pid PID: TERM, up to 10 s, then KILL; only processes this script started
-	local pid=$1 i
-	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-	kill -TERM "$pid" 2>/dev/null
-	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	return 0
-}
 cleanup() {
 	close_clients
 	stop_pid "$app_pid"
@@ -205,34 +176,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-newest_java() {
-	if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then echo "$JAVA_HOME/bin/java"; return; fi
-	local best="" best_version=0 dir version
-	for dir in /usr/lib/jvm/*/; do
-		[ -x "${dir}bin/java" ] || continue
-		version=$("${dir}bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -n 1)
-		version=${version%%.*}
-		if [ -n "$version" ] && [ "$version" -gt "$best_version" ] 2>/dev/null; then best_version=$version; best="${dir}bin/java"; fi
-	done
-	[ -n "$best" ] && echo "$best" || command -v java
-}
 java=$(newest_java)
 [ -n "$java" ] || { fail "no java found"; exit 1; }
-
-taken=""
-free_port() { # sets REPLY to a TCP port nobody listens on, below the ephemeral range
-	local used port _
-	used=" $taken $(for f in /proc/net/tcp /proc/net/tcp6; do [ -r "$f" ] && tail -n +2 "$f"; done \
-		| while read -r _ local _ state _; do [ "$state" = 0A ] && echo $((16#${local##*:})); done | tr '\n' ' ') "
-	for _ in $(seq 200); do
-		port=$((20000 + RANDOM % 12000))
-		case "$used" in *" $port "*) continue ;; esac
-		taken="$taken $port"
-		REPLY=$port
-		return 0
-	done
-	return 1
-}
 
 if [ ! -f "$jar" ]; then
 	echo "Building the sample application ($jar is missing)"
@@ -408,6 +353,13 @@ if start_app starved --spring.profiles.active=starved; then
 			| jq -r '.data.result[0].metric.alertstate')"
 	else
 		fail "starved: alert AriadnePoolSaturated is neither pending nor firing"
+	fi
+	starved_alert="ALERTS{alertname=\"AriadnePoolStarved\",instance=\"$instance\",listener=\"app\",pool=\"default\",cause=\"idle-keep-alive\"}"
+	if wait_for "ariadne_pool_starvation$(sel | sed 's/}$/,cause="idle-keep-alive"}/') == 1" 20 && wait_for "$starved_alert" 20; then
+		pass "starved: the diagnosis names idle-keep-alive (ariadne_pool_starvation 1) and AriadnePoolStarved is $(prom "$starved_alert" \
+			| jq -r '.data.result[0].metric.alertstate')"
+	else
+		fail "starved: ariadne_pool_starvation{cause=\"idle-keep-alive\"} is not 1, or AriadnePoolStarved is neither pending nor firing"
 	fi
 	# Let the rate() windows of the panels see a few scrapes after the requests.
 	wait_for "count_over_time(ariadne_requests_seconds_count{instance=\"$instance\",listener=\"app\"}[30s]) >= 3" 20 || true

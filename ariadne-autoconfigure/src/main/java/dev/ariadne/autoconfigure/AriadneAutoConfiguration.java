@@ -4,7 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
@@ -49,6 +49,12 @@ public final class AriadneAutoConfiguration {
 
 	private static final String MANAGEMENT_PORT_PROPERTY = "management.server.port";
 
+	/**
+	 * Name of the {@code ariadne} endpoint's bean, present when the endpoint is available; the
+	 * startup summary then points to its live page.
+	 */
+	private static final String ARIADNE_ENDPOINT = "ariadneEndpoint";
+
 	@Bean(destroyMethod = "stop")
 	@ConditionalOnMissingBean
 	AriadneServer ariadneServer(AriadneServerProperties properties, ConfigurableEnvironment environment,
@@ -57,7 +63,8 @@ public final class AriadneAutoConfiguration {
 			ObjectProvider<RequestListener> requestListeners) {
 		AriadneServerSettings settings = new AriadneServerSettings(environment, customizers, routes, routeProviders,
 				middleware, requestListeners);
-		AriadneServer.Builder server = AriadneServer.builder(settings.serverConfig(properties));
+		AriadneServer.Builder server = AriadneServer.builder(settings.serverConfig(properties))
+			.diagnosis(properties.getDiagnosis().isEnabled());
 		server.routes(settings.routes(properties, false));
 		settings.middleware().forEach(server::middleware);
 		settings.requestListeners().forEach(server::requestListener);
@@ -66,13 +73,55 @@ public final class AriadneAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	AriadneServers ariadneServers() {
+		return new AriadneServers();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	@ConditionalOnSingleCandidate(AriadneServer.class)
 	AriadneServerLifecycle ariadneServerLifecycle(AriadneServer ariadneServer, ConfigurableEnvironment environment,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<AriadneManagementServer> managementServer,
-			ApplicationContext applicationContext) {
-		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher,
-				() -> managementSummary(managementServer.getIfAvailable(),
-						applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER), environment));
+			ApplicationContext applicationContext, AriadneServers servers) {
+		boolean livePage = applicationContext.containsBean(ARIADNE_ENDPOINT)
+				&& ariadneServer.diagnosis().isPresent();
+		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher, () -> {
+			AriadneManagementServer management = managementServer.getIfAvailable();
+			String summary = managementSummary(management, applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER),
+					environment);
+			Integer managementPort = environment.getProperty(MANAGEMENT_PORT_PROPERTY, Integer.class);
+			boolean disabled = managementPort != null && managementPort < 0;
+			boolean servedOverHttp = management != null
+					|| applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER) && !disabled;
+			String live = (livePage && servedOverHttp) ? livePageUrl(management, ariadneServer, environment) : null;
+			return (summary != null && live != null) ? summary + "; live diagnosis on " + live : summary;
+		}).registerIn(servers);
+	}
+
+	/**
+	 * Returns where the {@code ariadne} endpoint's live page is served: on the management
+	 * listener when there is one, else on the application's, under Actuator's base path.
+	 * @return the page's URL, or {@code null} when Actuator is not served over HTTP here
+	 */
+	private static String livePageUrl(AriadneManagementServer management, AriadneServer application,
+			Environment environment) {
+		AriadneServer server = (management != null) ? management.server() : application;
+		ServerConfig config = server.config();
+		InetSocketAddress bound = server.isRunning() ? server.localAddress()
+				: new InetSocketAddress(config.address(), config.port());
+		if (bound.getPort() == 0) {
+			return null;
+		}
+		String serverBasePath = (management != null) ? environment.getProperty("management.server.base-path", "") : "";
+		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+		String path = environment.getProperty("management.endpoints.web.path-mapping.ariadne", "ariadne");
+		String address = AriadneServerLifecycle.describe(bound).replace("0.0.0.0:", "localhost:");
+		return "http://" + address + trimSlash(serverBasePath) + trimSlash(basePath) + trimSlash(path) + "/live";
+	}
+
+	private static String trimSlash(String path) {
+		String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+		return (trimmed.isEmpty() || trimmed.startsWith("/")) ? trimmed : "/" + trimmed;
 	}
 
 	/**

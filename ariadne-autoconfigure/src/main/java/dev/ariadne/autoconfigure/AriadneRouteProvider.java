@@ -5,7 +5,7 @@ import java.util.Collection;
 import dev.ariadne.server.routing.Route;
 
 /**
- * Contributes routes to the auto-configured {@link dev.ariadne.server.AriadneServer} that
+ * Contributes routes to the auto-configured {@link dev.ariadne.AriadneServer} that
  * cannot be declared as {@link Route} beans, typically because they are derived from other
  * beans, as Actuator's web endpoints are.
  *

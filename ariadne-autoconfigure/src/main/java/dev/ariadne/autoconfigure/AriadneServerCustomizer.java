@@ -4,7 +4,7 @@ import dev.ariadne.server.ServerConfig;
 
 /**
  * Callback interface for beans that customize the configuration of the auto-configured
- * {@link dev.ariadne.server.AriadneServer} beyond what {@code ariadne.server.*} properties
+ * {@link dev.ariadne.AriadneServer} beyond what {@code ariadne.server.*} properties
  * offer.
  *
  * <p>Customizers are called after the properties have been applied, in

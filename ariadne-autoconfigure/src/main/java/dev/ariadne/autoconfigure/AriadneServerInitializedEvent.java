@@ -1,6 +1,6 @@
 package dev.ariadne.autoconfigure;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 
 import org.springframework.context.ApplicationEvent;
 

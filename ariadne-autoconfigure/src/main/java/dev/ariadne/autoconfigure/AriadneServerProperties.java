@@ -67,6 +67,8 @@ public class AriadneServerProperties {
 
 	private final Health health = new Health();
 
+	private final Diagnosis diagnosis = new Diagnosis();
+
 	/**
 	 * Route pools by name: bounded worker pools of their own, for the routes that name them
 	 * (bulkheads), so that a CPU-heavy route cannot take every worker of the server.
@@ -214,6 +216,14 @@ public class AriadneServerProperties {
 	 */
 	public Health getHealth() {
 		return this.health;
+	}
+
+	/**
+	 * Returns the diagnosis settings.
+	 * @return the diagnosis settings
+	 */
+	public Diagnosis getDiagnosis() {
+		return this.diagnosis;
 	}
 
 	/**
@@ -644,17 +654,56 @@ public class AriadneServerProperties {
 	}
 
 	/**
-	 * Health settings, used when Spring Boot's health support is present.
+	 * Settings of the diagnosis, which says why a pool is starved and what to change.
+	 */
+	public static class Diagnosis {
+
+		/**
+		 * Whether each listener diagnoses its pools: once a second, on a thread of its own, it
+		 * names why clients wait (idle keep-alive, cpu-bound, blocked downstream, slow clients,
+		 * a hot route, the connection limit, the accept backlog) with the evidence and the
+		 * settings to change, for the ariadne endpoint's diagnosis, the
+		 * ariadne.pool.starvation meter, the log and the live page. Costs one counter add per
+		 * exchange.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Returns whether the diagnosis runs.
+		 * @return whether the listeners diagnose their pools
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether the diagnosis runs.
+		 * @param enabled whether the listeners diagnose their pools
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Health settings: how the instance reports saturation to load balancers and
+	 * orchestrators.
 	 */
 	public static class Health {
 
 		/**
-		 * Whether the readiness group reports OUT_OF_SERVICE while every worker of the
-		 * application's pool is busy and connections or requests are waiting for one, so that
-		 * load balancers stop sending traffic until the pool catches up. Readiness recovers by
-		 * itself once nothing waits. Liveness and the main health group are not affected.
+		 * Whether the readiness group reports OUT_OF_SERVICE while the application's pool is
+		 * saturated with work waiting, within the duty cycle of the shedding settings: out for
+		 * at most shedding.max-out at a time, then in for at least shedding.min-in, so that a
+		 * fleet saturated as a whole keeps serving. Liveness and the main health group are not
+		 * affected.
 		 */
 		private boolean saturationReadiness;
+
+		private final Shedding shedding = new Shedding();
+
+		private final Agent agent = new Agent();
 
 		/**
 		 * Returns whether readiness reports the pool's saturation.
@@ -670,6 +719,174 @@ public class AriadneServerProperties {
 		 */
 		public void setSaturationReadiness(boolean saturationReadiness) {
 			this.saturationReadiness = saturationReadiness;
+		}
+
+		/**
+		 * Returns how the instance sheds load while its pool is saturated.
+		 * @return the shedding settings
+		 */
+		public Shedding getShedding() {
+			return this.shedding;
+		}
+
+		/**
+		 * Returns the load-balancer agent settings.
+		 * @return the agent settings
+		 */
+		public Agent getAgent() {
+			return this.agent;
+		}
+
+	}
+
+	/**
+	 * How the instance sheds load while its application pool is saturated with work waiting:
+	 * the pressure it measures, the weight it asks balancers for, and the duty cycle of
+	 * saturation readiness.
+	 */
+	public static class Shedding {
+
+		/**
+		 * Time the pool must stay saturated with work waiting before the instance sheds in
+		 * full (weight at min-weight), and about the time it takes to recover once nothing
+		 * waits. Readiness goes out about halfway.
+		 */
+		private Duration reactionTime = Duration.ofSeconds(1);
+
+		/**
+		 * Longest time readiness stays out of service for saturation at a time. Each time out
+		 * lasts between half of it and all of it, at random, so that instances saturated
+		 * together do not come back together.
+		 */
+		private Duration maxOut = Duration.ofSeconds(5);
+
+		/**
+		 * Time readiness then stays in service, saturated or not, before it may go out again.
+		 */
+		private Duration minIn = Duration.ofSeconds(10);
+
+		/**
+		 * Lowest weight, as a share of the full weight (above 0, at most 1), that saturation
+		 * alone makes the instance ask balancers for. Never 0, so that saturation cannot take
+		 * every instance of a fleet out.
+		 */
+		private double minWeight = 0.05;
+
+		/**
+		 * Returns the reaction time.
+		 * @return the reaction time
+		 */
+		public Duration getReactionTime() {
+			return this.reactionTime;
+		}
+
+		/**
+		 * Sets the reaction time.
+		 * @param reactionTime the reaction time
+		 */
+		public void setReactionTime(Duration reactionTime) {
+			this.reactionTime = reactionTime;
+		}
+
+		/**
+		 * Returns the longest time readiness stays out at a time.
+		 * @return the longest time out
+		 */
+		public Duration getMaxOut() {
+			return this.maxOut;
+		}
+
+		/**
+		 * Sets the longest time readiness stays out at a time.
+		 * @param maxOut the longest time out
+		 */
+		public void setMaxOut(Duration maxOut) {
+			this.maxOut = maxOut;
+		}
+
+		/**
+		 * Returns the time readiness stays in before it may go out again.
+		 * @return the shortest time in
+		 */
+		public Duration getMinIn() {
+			return this.minIn;
+		}
+
+		/**
+		 * Sets the time readiness stays in before it may go out again.
+		 * @param minIn the shortest time in
+		 */
+		public void setMinIn(Duration minIn) {
+			this.minIn = minIn;
+		}
+
+		/**
+		 * Returns the lowest weight saturation alone leads to.
+		 * @return the lowest weight, above 0 and at most 1
+		 */
+		public double getMinWeight() {
+			return this.minWeight;
+		}
+
+		/**
+		 * Sets the lowest weight saturation alone leads to.
+		 * @param minWeight the lowest weight, above 0 and at most 1
+		 */
+		public void setMinWeight(double minWeight) {
+			this.minWeight = minWeight;
+		}
+
+	}
+
+	/**
+	 * A TCP listener answering HAProxy's agent-check with the instance's weight, on a port of
+	 * its own.
+	 */
+	public static class Agent {
+
+		/**
+		 * Port of the agent listener, which answers each connection with one line in HAProxy's
+		 * agent-check format ("ready 75%" while serving, "drain" while starting or stopping)
+		 * and closes it. 0 picks a free port. No agent listener when not set.
+		 */
+		private Integer port;
+
+		/**
+		 * Network address the agent listener binds to. management.server.address when not
+		 * set, else every local address.
+		 */
+		private InetAddress address;
+
+		/**
+		 * Returns the port of the agent listener.
+		 * @return the port, or {@code null} for no agent listener
+		 */
+		public Integer getPort() {
+			return this.port;
+		}
+
+		/**
+		 * Sets the port of the agent listener.
+		 * @param port the port, 0 for a free one, or {@code null} for no agent listener
+		 */
+		public void setPort(Integer port) {
+			this.port = port;
+		}
+
+		/**
+		 * Returns the address the agent listener binds to.
+		 * @return the address, or {@code null} for the management listener's address
+		 */
+		public InetAddress getAddress() {
+			return this.address;
+		}
+
+		/**
+		 * Sets the address the agent listener binds to.
+		 * @param address the address, or {@code null} for the management listener's address
+		 */
+		public void setAddress(InetAddress address) {
+			this.address = address;
 		}
 
 	}

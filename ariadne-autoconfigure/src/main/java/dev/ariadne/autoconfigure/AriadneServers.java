@@ -5,7 +5,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
+
+import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The Ariadne listeners of an application that are running now, by listener name
@@ -18,6 +20,12 @@ import dev.ariadne.server.AriadneServer;
  * started, and once for every server already registered when they are added.
  */
 public final class AriadneServers {
+
+	/** Listener name of the application's listener. */
+	public static final String APPLICATION = "app";
+
+	/** Listener name of the management listener ({@code management.server.port}). */
+	public static final String MANAGEMENT = "management";
 
 	/**
 	 * Told when a listener starts and stops.
@@ -79,13 +87,33 @@ public final class AriadneServers {
 	}
 
 	/**
+	 * Returns the application's running listener.
+	 * @return the server, or {@code null} when it is not running
+	 */
+	public AriadneServer application() {
+		return find(APPLICATION);
+	}
+
+	/**
+	 * Returns the application's running listener from a context's registry, looked up when
+	 * called (the registry may be defined after the caller).
+	 * @param servers provides the registry
+	 * @return the server, or {@code null} when there is no registry or it is not running
+	 */
+	public static AriadneServer application(ObjectProvider<AriadneServers> servers) {
+		AriadneServers registry = servers.getIfAvailable();
+		return (registry != null) ? registry.application() : null;
+	}
+
+	/**
 	 * Returns every running server, the application's first.
 	 * @return the servers
 	 */
 	public List<AriadneServer> all() {
 		return this.servers.values()
 			.stream()
-			.sorted((a, b) -> Boolean.compare(!"app".equals(a.config().name()), !"app".equals(b.config().name())))
+			.sorted((a, b) -> Boolean.compare(!APPLICATION.equals(a.config().name()),
+					!APPLICATION.equals(b.config().name())))
 			.toList();
 	}
 

@@ -23,7 +23,9 @@ class ConfigurationMetadataTest {
 			"threads.min", "threads.queue-capacity", "selectors", "accept-backlog", "max-connections",
 			"keep-alive.enabled", "keep-alive.timeout", "keep-alive.max-requests", "keep-alive.release-threshold",
 			"request.header-timeout", "request.max-line-length", "request.max-header-size",
-			"request.max-header-count", "request.max-body-size", "shutdown.grace-period");
+			"request.max-header-count", "request.max-body-size", "shutdown.grace-period",
+			"health.saturation-readiness", "health.shedding.reaction-time", "health.shedding.max-out",
+			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address", "diagnosis.enabled");
 
 	@Test
 	void describesThreadsMaxWithItsDefault() throws IOException {
@@ -50,6 +52,11 @@ class ConfigurationMetadataTest {
 		assertThat(property("ariadne.server.request.max-line-length")).containsEntry("defaultValue", "8KB");
 		assertThat(property("ariadne.server.request.max-body-size")).containsEntry("defaultValue", "10MB");
 		assertThat(property("ariadne.server.shutdown.grace-period")).containsEntry("defaultValue", "30s");
+		assertThat(property("ariadne.server.health.shedding.reaction-time")).containsEntry("defaultValue", "1s");
+		assertThat(property("ariadne.server.health.shedding.max-out")).containsEntry("defaultValue", "5s");
+		assertThat(property("ariadne.server.health.shedding.min-in")).containsEntry("defaultValue", "10s");
+		assertThat(property("ariadne.server.health.shedding.min-weight")).containsEntry("defaultValue", 0.05);
+		assertThat(property("ariadne.server.diagnosis.enabled")).containsEntry("defaultValue", true);
 	}
 
 	@Test

@@ -3,7 +3,7 @@ package dev.ariadne.autoconfigure;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,6 +1,6 @@
 package dev.ariadne.autoconfigure;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.PoolStats;

@@ -65,12 +65,6 @@ public final class RequestParser {
 	/** Most empty lines skipped before a request line. */
 	static final int MAX_LEADING_EMPTY_LINES = 8;
 
-	private static final byte[] HTTP_SLASH = "HTTP/".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] SCHEME_HTTP = "http://".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] SCHEME_HTTPS = "https://".getBytes(StandardCharsets.US_ASCII);
-
 	private final ParserLimits limits;
 
 	private final RequestSink sink;
@@ -358,73 +352,12 @@ public final class RequestParser {
 					+ "exactly one space before the version");
 		}
 		int targetEnd = i;
-		Version version = version(b, i + 1, end);
+		Version version = RequestTarget.version(b, i + 1, end);
 		String target = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.ISO_8859_1);
 		this.fields = new Headers();
-		this.head = target(method, target, b, targetStart, targetEnd, version, this.fields);
+		this.head = RequestTarget.head(method, target, b, targetStart, targetEnd, version, this.fields);
 		this.state = State.HEADERS;
 		this.sectionBytes = 0;
-	}
-
-	private static Version version(byte[] b, int start, int end) throws HttpParseException {
-		if (end - start != 8 || !Ascii.equals(HTTP_SLASH, b, start) || !isDigit(b[start + 5])
-				|| b[start + 6] != '.' || !isDigit(b[start + 7])) {
-			throw bad("Malformed request line: the version must be HTTP/<digit>.<digit>");
-		}
-		if (b[start + 5] != '1') {
-			throw new HttpParseException(Status.VERSION_NOT_SUPPORTED_505, "Only HTTP/1.0 and HTTP/1.1 are supported");
-		}
-		// a higher 1.x minor version is processed as 1.1 (RFC 9110 §6.2)
-		return (b[start + 7] == '0') ? Version.HTTP_1_0 : Version.HTTP_1_1;
-	}
-
-	private static RequestHead target(Method method, String target, byte[] b, int start, int end, Version version,
-			Headers headers) throws HttpParseException {
-		if (b[start] == '/') {
-			if (method == Method.CONNECT) {
-				throw bad("CONNECT requires an authority-form target");
-			}
-			return new RequestHead(method, target, RequestHead.TargetForm.ORIGIN, target, version, headers);
-		}
-		if (end - start == 1 && b[start] == '*') {
-			if (method != Method.OPTIONS) {
-				throw bad("The asterisk-form target is allowed only with OPTIONS");
-			}
-			return new RequestHead(method, target, RequestHead.TargetForm.ASTERISK, target, version, headers);
-		}
-		if (method == Method.CONNECT) {
-			if (target.indexOf('/') >= 0 || target.indexOf(':') <= 0) {
-				throw bad("CONNECT requires an authority-form target (host:port)");
-			}
-			return new RequestHead(method, target, RequestHead.TargetForm.AUTHORITY, target, version, headers);
-		}
-		int schemeLength = hasPrefixIgnoreCase(SCHEME_HTTP, b, start, end) ? SCHEME_HTTP.length
-				: hasPrefixIgnoreCase(SCHEME_HTTPS, b, start, end) ? SCHEME_HTTPS.length : -1;
-		if (schemeLength < 0) {
-			throw bad("Request target must be a path, an absolute http(s) URI, or * for OPTIONS");
-		}
-		int authorityStart = schemeLength;
-		int pathStart = authorityStart;
-		while (pathStart < target.length() && target.charAt(pathStart) != '/' && target.charAt(pathStart) != '?') {
-			pathStart++;
-		}
-		if (pathStart == authorityStart) {
-			throw bad("Absolute-form target without a host");
-		}
-		if (target.lastIndexOf('@', pathStart - 1) >= authorityStart) {
-			throw bad("Absolute-form target with userinfo (RFC 9110 §4.2.4)");
-		}
-		String rest = target.substring(pathStart);
-		String pathAndQuery = rest.isEmpty() ? "/" : (rest.charAt(0) == '?') ? "/" + rest : rest;
-		return new RequestHead(method, target, RequestHead.TargetForm.ABSOLUTE, pathAndQuery, version, headers);
-	}
-
-	private static boolean hasPrefixIgnoreCase(byte[] prefix, byte[] b, int start, int end) {
-		return end - start > prefix.length && Ascii.equalsIgnoreCase(prefix, b, start);
-	}
-
-	private static boolean isDigit(byte b) {
-		return b >= '0' && b <= '9';
 	}
 
 	// ---- header fields
@@ -473,52 +406,7 @@ public final class RequestParser {
 
 	private boolean headComplete() throws HttpParseException {
 		RequestHead head = this.head;
-		Headers headers = this.fields;
-		int hosts = 0;
-		boolean transferEncoding = false;
-		for (int i = 0; i < headers.size(); i++) {
-			String name = headers.name(i);
-			String value = headers.value(i);
-			if (name == HeaderName.HOST) {
-				hosts++;
-				checkHost(value);
-			}
-			else if (name == HeaderName.CONTENT_LENGTH) {
-				contentLength(head, value);
-			}
-			else if (name == HeaderName.TRANSFER_ENCODING) {
-				transferEncoding = true;
-				transferCodings(head, value);
-			}
-			else if (name == HeaderName.CONNECTION) {
-				head.closeRequested |= Headers.listsToken(value, "close");
-				head.keepAliveRequested |= Headers.listsToken(value, "keep-alive");
-			}
-			else if (name == HeaderName.EXPECT) {
-				expectation(head, value);
-			}
-		}
-		if (hosts > 1) {
-			throw bad("More than one Host header");
-		}
-		if (hosts == 0 && head.version() == Version.HTTP_1_1) {
-			throw bad("HTTP/1.1 request without a Host header");
-		}
-		if (transferEncoding) {
-			if (head.version() == Version.HTTP_1_0) {
-				throw bad("Transfer-Encoding in an HTTP/1.0 request");
-			}
-			if (head.contentLength >= 0) {
-				throw bad("Both Content-Length and Transfer-Encoding");
-			}
-			if (!head.chunked) {
-				throw bad("Transfer-Encoding without chunked as the final coding");
-			}
-		}
-		if (head.contentLength > this.limits.maxBodySize()) {
-			throw new HttpParseException(Status.CONTENT_TOO_LARGE_413,
-					"Request body larger than " + this.limits.maxBodySize() + " bytes");
-		}
+		HeadFields.apply(head, this.fields, this.limits.maxBodySize());
 		this.fields = null;
 		if (head.chunked) {
 			this.state = State.CHUNK_SIZE;
@@ -531,107 +419,6 @@ public final class RequestParser {
 			this.state = State.MESSAGE_END;
 		}
 		return this.sink.headComplete(head);
-	}
-
-	private static void checkHost(String value) throws HttpParseException {
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-					|| "-._~%!$&'()*+,;=:[]".indexOf(c) >= 0;
-			if (!allowed) {
-				throw bad("Invalid Host header");
-			}
-		}
-	}
-
-	private static void contentLength(RequestHead head, String value) throws HttpParseException {
-		int length = value.length();
-		int start = 0;
-		while (start <= length) {
-			int comma = value.indexOf(',', start);
-			int end = (comma < 0) ? length : comma;
-			long parsed = digits(value, trimStart(value, start, end), trimEnd(value, start, end));
-			if (head.contentLength >= 0 && head.contentLength != parsed) {
-				throw bad("Conflicting Content-Length values");
-			}
-			head.contentLength = parsed;
-			if (comma < 0) {
-				return;
-			}
-			start = comma + 1;
-		}
-	}
-
-	/** Parses 1*DIGIT; a number too large for a long counts as larger than any body limit. */
-	private static long digits(String value, int start, int end) throws HttpParseException {
-		if (start == end) {
-			throw bad("Empty Content-Length");
-		}
-		long result = 0;
-		for (int i = start; i < end; i++) {
-			char c = value.charAt(i);
-			if (c < '0' || c > '9') {
-				throw bad("Content-Length is not a non-negative decimal number");
-			}
-			if (result > (Long.MAX_VALUE - 9) / 10) {
-				result = Long.MAX_VALUE;
-			}
-			else {
-				result = result * 10 + (c - '0');
-			}
-		}
-		return result;
-	}
-
-	private static void transferCodings(RequestHead head, String value) throws HttpParseException {
-		int length = value.length();
-		int start = 0;
-		while (start <= length) {
-			int comma = value.indexOf(',', start);
-			int end = (comma < 0) ? length : comma;
-			int s = trimStart(value, start, end);
-			int e = trimEnd(value, start, end);
-			if (s < e) {
-				if (head.chunked) {
-					throw bad("chunked must be the final transfer coding, applied once");
-				}
-				if (e - s == 7 && value.regionMatches(true, s, "chunked", 0, 7)) {
-					head.chunked = true;
-				}
-				else {
-					throw new HttpParseException(Status.NOT_IMPLEMENTED_501,
-							"Unsupported transfer coding: only chunked is understood");
-				}
-			}
-			if (comma < 0) {
-				return;
-			}
-			start = comma + 1;
-		}
-	}
-
-	private static void expectation(RequestHead head, String value) throws HttpParseException {
-		if (value.equalsIgnoreCase("100-continue")) {
-			// RFC 9110 §10.1.1: ignored in HTTP/1.0, which cannot receive a 1xx response
-			head.expectContinue = head.version() == Version.HTTP_1_1;
-		}
-		else {
-			throw new HttpParseException(Status.EXPECTATION_FAILED_417, "Only the 100-continue expectation is supported");
-		}
-	}
-
-	private static int trimStart(String value, int start, int end) {
-		while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
-			start++;
-		}
-		return start;
-	}
-
-	private static int trimEnd(String value, int start, int end) {
-		while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
-			end--;
-		}
-		return end;
 	}
 
 	// ---- body

@@ -20,7 +20,7 @@ import jakarta.servlet.http.HttpSessionIdListener;
 
 import org.junit.jupiter.api.Test;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.FallbackPools;

@@ -6,7 +6,7 @@ import java.util.function.UnaryOperator;
 
 import jakarta.servlet.ServletException;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.FallbackPools;

@@ -3,7 +3,7 @@ package dev.ariadne.bench;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
@@ -12,7 +12,8 @@ import dev.ariadne.server.routing.Route;
  * Ariadne's core without Spring, with the sample app's handlers written the same way.
  * Options are {@code key=value} with the {@code ariadne.server.*} property names (so bench/run
  * passes the same words to the sample app): {@code io-model}, {@code threads.max},
- * {@code keep-alive.release-threshold}, {@code max-connections}, {@code selectors}, and
+ * {@code keep-alive.release-threshold}, {@code max-connections}, {@code selectors},
+ * {@code diagnosis.enabled} (on unless {@code false}, as in the starter), and
  * {@code pools.compute.threads} (with {@code pools.compute.queue-capacity}), which runs
  * {@code /api/compute} in a route pool of its own (issue 8's bulkhead). Everything else keeps
  * {@link ServerConfig}'s defaults.
@@ -24,6 +25,8 @@ final class AriadneLauncher {
 	private int computeThreads;
 
 	private int computeQueue = ServerConfig.PoolConfig.DEFAULT_QUEUE_CAPACITY;
+
+	private boolean diagnosis = true;
 
 	private AriadneLauncher() {
 	}
@@ -48,6 +51,7 @@ final class AriadneLauncher {
 			compute = compute.inPool(COMPUTE_POOL);
 		}
 		AriadneServer server = AriadneServer.builder(config.build())
+			.diagnosis(launcher.diagnosis)
 			.route(Route.get(Routes.HELLO_PATH, (request, response) -> response.send("Hello from Ariadne!")))
 			.route(Route.get(Routes.USER_PATH,
 					(request, response) -> response.contentType(Routes.JSON).send(Routes.USER)))
@@ -56,7 +60,7 @@ final class AriadneLauncher {
 		server.start();
 		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "bench-shutdown"));
 		System.err.println("ariadne " + server.config().ioModel() + ", threads.max " + server.config().maxThreads()
-				+ ", pools " + server.config().pools());
+				+ ", pools " + server.config().pools() + ", diagnosis " + (server.diagnosis().isPresent() ? "on" : "off"));
 		Routes.ready(server.port());
 		// Until SIGTERM: the transport's threads need not be non-daemon.
 		Thread.currentThread().join();
@@ -71,6 +75,7 @@ final class AriadneLauncher {
 			case "selectors" -> config.selectors(Integer.parseInt(value));
 			case "pools.compute.threads" -> this.computeThreads = Integer.parseInt(value);
 			case "pools.compute.queue-capacity" -> this.computeQueue = Integer.parseInt(value);
+			case "diagnosis.enabled" -> this.diagnosis = Boolean.parseBoolean(value);
 			default -> throw new IllegalArgumentException("Unknown option '" + key + "'");
 		}
 	}

@@ -15,11 +15,16 @@ import java.util.Set;
  * Turns a run's {@code results.tsv} (round, server, workload, metric, value) into one
  * markdown table per workload: the median over rounds of every metric, the spread of the
  * first (primary) metric, and its ratio to Tomcat and to Netty from the same run (and to the
- * Spring MVC peer when the run measured it: the sample app's own comparison). A
- * {@code workloads.tsv} beside it (id, title, description) names the workloads. Negative
+ * Spring MVC peers on Boot's Tomcat and on Boot's Jetty when the run measured them: the sample
+ * app's own comparison; and to {@code NAME@base}, the same server from a baseline build, when
+ * the run measured one: an A/B). A {@code workloads.tsv} beside it (id, title, description)
+ * names the workloads. Negative
  * values mean "not measured" and are left out.
  */
 final class Report {
+
+	/** The suffix of a server run from the baseline build's jar. */
+	private static final String BASELINE = "@base";
 
 	private final Map<String, Map<String, Map<String, List<Double>>>> values = new LinkedHashMap<>();
 
@@ -72,10 +77,14 @@ final class Report {
 		Double tomcat = median(first.get("tomcat"));
 		Double netty = median(first.get("netty"));
 		Double mvc = median(first.get("spring-mvc"));
+		Double mvcJetty = median(first.get("spring-mvc-jetty"));
+		boolean baselines = first.keySet().stream().anyMatch((server) -> server.endsWith(BASELINE));
 		out.append("| server | ").append(primary).append(" | spread | × Tomcat | × Netty |");
 		out.append((mvc != null) ? " × Spring MVC |" : "");
+		out.append((mvcJetty != null) ? " × Spring MVC Jetty |" : "").append(baselines ? " × " + BASELINE + " |" : "");
 		names.subList(1, names.size()).forEach((name) -> out.append(' ').append(name).append(" |"));
 		out.append("\n| --- | ---: | ---: | ---: | ---: |").append((mvc != null) ? " ---: |" : "");
+		out.append((mvcJetty != null) ? " ---: |" : "").append(baselines ? " ---: |" : "");
 		out.append(" ---: |".repeat(names.size() - 1)).append('\n');
 		for (String server : this.servers) {
 			if (metrics.values().stream().noneMatch((m) -> m.containsKey(server))) {
@@ -86,6 +95,8 @@ final class Report {
 			out.append(spread(first.get(server))).append(" | ");
 			out.append(ratio(value, tomcat)).append(" | ").append(ratio(value, netty)).append(" |");
 			out.append((mvc != null) ? " " + ratio(value, mvc) + " |" : "");
+			out.append((mvcJetty != null) ? " " + ratio(value, mvcJetty) + " |" : "");
+			out.append(baselines ? " " + ratio(value, median(first.get(server + BASELINE))) + " |" : "");
 			for (String name : names.subList(1, names.size())) {
 				out.append(' ').append(format(median(metrics.get(name).get(server)))).append(" |");
 			}

@@ -6,12 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.AriadneRouteProvider;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.actuate.ManagementServerSettings.PortType;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.stats.RequestListener;
@@ -213,6 +214,7 @@ public final class AriadneActuatorAutoConfiguration {
 				.shutdownGracePeriod(properties.getShutdown().getGracePeriod())
 				.build();
 			AriadneServer.Builder server = AriadneServer.builder(config)
+				.diagnosis(properties.getDiagnosis().isEnabled())
 				.routes(routeFactory.routes(WebServerNamespace.MANAGEMENT, settings.basePath()));
 			requestListeners.orderedStream().forEach(server::requestListener);
 			return new AriadneManagementServer(server.build());
@@ -221,8 +223,8 @@ public final class AriadneActuatorAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "ariadneManagementServerLifecycle")
 		SmartLifecycle ariadneManagementServerLifecycle(AriadneManagementServer managementServer,
-				ConfigurableEnvironment environment) {
-			return managementServer.lifecycle(environment);
+				ConfigurableEnvironment environment, ObjectProvider<AriadneServers> servers) {
+			return managementServer.lifecycle(environment, servers.getIfAvailable());
 		}
 
 	}

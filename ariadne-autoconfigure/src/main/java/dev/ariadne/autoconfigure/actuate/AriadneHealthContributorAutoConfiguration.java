@@ -1,7 +1,8 @@
 package dev.ariadne.autoconfigure.actuate;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.web.AdditionalPathsMapper;
@@ -19,8 +20,9 @@ import org.springframework.context.annotation.Configuration;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
  * for Ariadne's health contributors: {@code ariadne}, with the application listener's pool and
  * connection figures, and, when {@code ariadne.server.health.saturation-readiness} is set,
- * {@code ariadneReadiness}, which takes the readiness group out of service while the pool is
- * saturated and connections or requests wait for a worker.
+ * {@code ariadneReadiness}, which takes the readiness group out of service while
+ * {@link SaturationShedding} says so: while the pool is saturated with work waiting, on a
+ * bounded duty cycle.
  *
  * <p>The saturation check is a contributor of its own, added to the readiness group by a
  * {@link HealthEndpointGroupsPostProcessor} (the mechanism Boot's availability probes use),
@@ -30,7 +32,7 @@ import org.springframework.context.annotation.Configuration;
  * {@code /actuator/health} or liveness. Both are turned off with
  * {@code management.health.ariadne.enabled=false}.
  */
-@AutoConfiguration(after = AriadneAutoConfiguration.class,
+@AutoConfiguration(after = { AriadneAutoConfiguration.class, AriadneSheddingAutoConfiguration.class },
 		afterName = "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration")
 @ConditionalOnClass(value = { HealthIndicator.class, AriadneServer.class },
 		name = "org.springframework.boot.actuate.autoconfigure.OnEndpointElementCondition")
@@ -39,8 +41,8 @@ public final class AriadneHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "ariadneHealthIndicator")
-	AriadneHealthIndicator ariadneHealthIndicator(ObjectProvider<AriadneServer> server) {
-		return new AriadneHealthIndicator(server);
+	AriadneHealthIndicator ariadneHealthIndicator(ObjectProvider<AriadneServers> servers) {
+		return new AriadneHealthIndicator(servers);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -50,8 +52,9 @@ public final class AriadneHealthContributorAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "ariadneReadinessHealthIndicator")
-		AriadneReadinessHealthIndicator ariadneReadinessHealthIndicator(ObjectProvider<AriadneServer> server) {
-			return new AriadneReadinessHealthIndicator(server);
+		AriadneReadinessHealthIndicator ariadneReadinessHealthIndicator(ObjectProvider<AriadneServers> servers,
+				SaturationShedding shedding) {
+			return new AriadneReadinessHealthIndicator(servers, shedding);
 		}
 
 		@Bean

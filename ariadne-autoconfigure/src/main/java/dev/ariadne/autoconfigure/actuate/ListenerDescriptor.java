@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.http.ParserLimits;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;

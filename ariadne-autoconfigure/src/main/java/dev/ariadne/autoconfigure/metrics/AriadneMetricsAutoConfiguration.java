@@ -1,31 +1,30 @@
 package dev.ariadne.autoconfigure.metrics;
 
-import java.util.List;
-
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
-import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.AriadneServers;
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.autoconfigure.actuate.SaturationShedding;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration}
  * for Ariadne's Micrometer meters: the pool, connection and accept-queue meters of the
  * application listener and, when it has its own, the management listener, and request and
- * queue-wait timers for every listener. Active only when
+ * queue-wait timers for every listener, and the shedding meters when
+ * {@link SaturationShedding} runs. Active only when
  * Micrometer is on the class path and a {@link MeterRegistry} exists.
  */
 @AutoConfiguration(after = AriadneAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
 				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration",
+				"dev.ariadne.autoconfigure.actuate.AriadneSheddingAutoConfiguration",
 				"dev.ariadne.autoconfigure.web.AriadneServletWebServerAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, AriadneServer.class })
 @ConditionalOnBean(MeterRegistry.class)
@@ -38,13 +37,6 @@ public final class AriadneMetricsAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnSingleCandidate(AriadneServer.class)
-	@ConditionalOnMissingBean(name = "ariadneServerMetrics")
-	AriadneServerMetrics ariadneServerMetrics(AriadneServer ariadneServer) {
-		return new AriadneServerMetrics(ariadneServer.stats(), AriadneServer.version(), List.of());
-	}
-
-	@Bean
 	@ConditionalOnBean(AriadneServers.class)
 	@ConditionalOnMissingBean
 	AriadneServersMetrics ariadneServersMetrics(AriadneServers servers, MeterRegistry registry) {
@@ -52,10 +44,10 @@ public final class AriadneMetricsAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnBean(AriadneManagementServer.class)
-	@ConditionalOnMissingBean(name = "ariadneManagementServerMetrics")
-	AriadneServerMetrics ariadneManagementServerMetrics(AriadneManagementServer managementServer) {
-		return new AriadneServerMetrics(managementServer.server().stats(), AriadneServer.version(), List.of());
+	@ConditionalOnBean(SaturationShedding.class)
+	@ConditionalOnMissingBean
+	AriadneSheddingMetrics ariadneSheddingMetrics(SaturationShedding shedding) {
+		return new AriadneSheddingMetrics(shedding);
 	}
 
 }

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.ToDoubleFunction;
 
+import dev.ariadne.server.diagnosis.Cause;
+import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.ServerStats;
@@ -25,8 +27,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  *
  * <p>Every meter is tagged {@code listener}; pool meters also {@code pool}. Accept-queue depth
  * and capacity read the kernel's tables and report NaN where those cannot be read; the overflow
- * counter is registered only where it can be read. {@link #close()} removes every meter this
- * binder registered.
+ * counter is registered only where it can be read. With the listener's {@link Diagnosis},
+ * {@code ariadne.pool.starvation} is 1 for the cause it names for a pool now and 0 for the
+ * other causes (all 0 while the pool is ok). {@link #close()} removes every meter this binder
+ * registered.
  */
 public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
@@ -39,6 +43,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 	static final String POOL_QUEUE_SIZE = "ariadne.pool.queue.size";
 
 	static final String POOL_QUEUE_CAPACITY = "ariadne.pool.queue.capacity";
+
+	static final String POOL_STARVATION = "ariadne.pool.starvation";
 
 	static final String ACCEPT_QUEUE_DEPTH = "ariadne.accept.queue.depth";
 
@@ -60,6 +66,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	private final ServerStats stats;
 
+	private final Diagnosis diagnosis;
+
 	private final String version;
 
 	private final Tags tags;
@@ -75,7 +83,20 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 	 * @param extraTags tags added to every meter, after {@code listener}
 	 */
 	public AriadneServerMetrics(ServerStats stats, String version, Iterable<Tag> extraTags) {
+		this(stats, null, version, extraTags);
+	}
+
+	/**
+	 * Creates a binder for one listener and its diagnosis.
+	 * @param stats the listener's statistics
+	 * @param diagnosis the listener's diagnosis, for {@code ariadne.pool.starvation}, or
+	 * {@code null} when it is off
+	 * @param version the Ariadne version, for {@code ariadne.server.info}
+	 * @param extraTags tags added to every meter, after {@code listener}
+	 */
+	public AriadneServerMetrics(ServerStats stats, Diagnosis diagnosis, String version, Iterable<Tag> extraTags) {
 		this.stats = stats;
+		this.diagnosis = diagnosis;
 		this.version = version;
 		this.tags = Tags.of("listener", stats.listener()).and(extraTags);
 	}
@@ -135,6 +156,17 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 				(stats) -> pool(stats, name).queued(), tags);
 		gauge(registry, POOL_QUEUE_CAPACITY, "Most items that may wait for a worker; beyond it requests get 503",
 				(stats) -> pool(stats, name).queueCapacity(), tags);
+		Diagnosis diagnosis = this.diagnosis;
+		if (diagnosis != null) {
+			for (Cause cause : Cause.values()) {
+				register(Gauge
+					.builder(POOL_STARVATION, diagnosis,
+							(d) -> d.verdict(name).filter((verdict) -> verdict.cause() == cause).isPresent() ? 1 : 0)
+					.description("1 for the cause the diagnosis names for the starved pool now, 0 for the others")
+					.tags(tags.and("cause", cause.value()))
+					.register(registry));
+			}
+		}
 	}
 
 	/** Finds a pool by name when read, so meters bound before start follow the live pool. */

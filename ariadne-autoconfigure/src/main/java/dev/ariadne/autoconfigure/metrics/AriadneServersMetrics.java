@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.ariadne.autoconfigure.AriadneServers;
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 
 import org.springframework.beans.factory.DisposableBean;
 
@@ -38,8 +38,8 @@ public final class AriadneServersMetrics implements AriadneServers.Listener, Dis
 	@Override
 	public void registered(AriadneServer server) {
 		this.bound.computeIfAbsent(server, (started) -> {
-			AriadneServerMetrics metrics = new AriadneServerMetrics(started.stats(), AriadneServer.version(),
-					List.of());
+			AriadneServerMetrics metrics = new AriadneServerMetrics(started.stats(),
+					started.diagnosis().orElse(null), AriadneServer.version(), List.of());
 			metrics.bindTo(this.registry);
 			return metrics;
 		});

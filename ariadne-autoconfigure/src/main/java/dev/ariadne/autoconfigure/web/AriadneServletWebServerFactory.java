@@ -11,7 +11,7 @@ import java.util.function.Function;
 import jakarta.servlet.http.HttpServletRequest;
 
 import dev.ariadne.autoconfigure.AriadneServers;
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.FallbackPools;
@@ -70,6 +70,10 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 	private Duration shutdownGracePeriod;
 
 	private AriadneServers servers;
+
+	private boolean diagnosis = true;
+
+	private String livePagePath;
 
 	/**
 	 * Creates a factory for port 8080 with Ariadne's defaults.
@@ -183,6 +187,23 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 		this.servers = servers;
 	}
 
+	/**
+	 * Sets whether the listener runs its starvation diagnosis ({@code ariadne.server.diagnosis.enabled}).
+	 * @param diagnosis whether to diagnose
+	 */
+	public void setDiagnosis(boolean diagnosis) {
+		this.diagnosis = diagnosis;
+	}
+
+	/**
+	 * Sets the path of the {@code ariadne} endpoint's live page on this listener, which the
+	 * startup log line then points to.
+	 * @param livePagePath the path, for example {@code /actuator/ariadne/live}, or {@code null}
+	 */
+	public void setLivePagePath(String livePagePath) {
+		this.livePagePath = livePagePath;
+	}
+
 	@Override
 	public WebServer getWebServer(ServletContextInitializer... initializers) {
 		UnsupportedSettings.check(this);
@@ -201,6 +222,7 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 				.address(getAddress())
 				.build();
 			AriadneServer.Builder server = AriadneServer.builder(config)
+				.diagnosis(this.diagnosis)
 				.routes(this.routes)
 				.fallback(deployment.handler(), this.fallbackPools);
 			this.middleware.forEach(server::middleware);
@@ -208,7 +230,7 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 			Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod
 					: config.shutdownGracePeriod();
 			return new AriadneWebServer(server.build(), deployment, getPort() >= 0,
-					getShutdown() == Shutdown.GRACEFUL, grace, this.servers);
+					getShutdown() == Shutdown.GRACEFUL, grace, this.servers, this.livePagePath);
 		}
 		catch (RuntimeException ex) {
 			deployment.stop();

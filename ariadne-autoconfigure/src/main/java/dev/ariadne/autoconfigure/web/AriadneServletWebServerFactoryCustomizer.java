@@ -65,7 +65,11 @@ final class AriadneServletWebServerFactoryCustomizer
 	/** Worker threads of the management listener, as for a non-web application's. */
 	static final int MANAGEMENT_MAX_THREADS = 2;
 
+	private static final String ARIADNE_ENDPOINT = "ariadneEndpoint";
+
 	private final boolean management;
+
+	private final ApplicationContext context;
 
 	private final Environment environment;
 
@@ -87,6 +91,7 @@ final class AriadneServletWebServerFactoryCustomizer
 	AriadneServletWebServerFactoryCustomizer(ApplicationContext context, Environment environment,
 			AriadneServerProperties properties, AriadneServerSettings settings, AriadneServers servers) {
 		this.management = WebServerApplicationContext.hasServerNamespace(context, MANAGEMENT_LISTENER);
+		this.context = context;
 		this.environment = environment;
 		this.properties = properties;
 		this.settings = settings;
@@ -102,6 +107,8 @@ final class AriadneServletWebServerFactoryCustomizer
 	public void customize(AriadneServletWebServerFactory factory) {
 		factory.setServers(this.servers);
 		factory.setShutdownGracePeriod(gracePeriod());
+		factory.setDiagnosis(this.properties.getDiagnosis().isEnabled());
+		factory.setLivePagePath(livePagePath(factory));
 		if (this.management) {
 			customizeManagement(factory);
 			return;
@@ -147,6 +154,36 @@ final class AriadneServletWebServerFactoryCustomizer
 			.build());
 		factory.getRequestListeners().addAll(this.settings.requestListeners());
 		factory.setRouteNamer(routeNamer());
+	}
+
+	/**
+	 * Where this listener serves the {@code ariadne} endpoint's live page: on the management
+	 * listener when there is one, else on the application's, when the endpoint exists and the
+	 * diagnosis runs.
+	 */
+	private String livePagePath(AriadneServletWebServerFactory factory) {
+		ApplicationContext root = (this.management && this.context.getParent() != null) ? this.context.getParent()
+				: this.context;
+		Integer managementPort = bind("management.server.port", Integer.class);
+		boolean ownManagementListener = managementPort != null && managementPort >= 0;
+		if (!this.properties.getDiagnosis().isEnabled() || !root.containsBean(ARIADNE_ENDPOINT)
+				|| ownManagementListener != this.management) {
+			return null;
+		}
+		String prefix = this.management ? environmentValue("management.server.base-path", "")
+				: factory.getSettings().getContextPath().toString();
+		String basePath = environmentValue("management.endpoints.web.base-path", "/actuator");
+		String mapping = environmentValue("management.endpoints.web.path-mapping.ariadne", "ariadne");
+		return trimSlash(prefix) + basePath + "/" + mapping + "/live";
+	}
+
+	private String environmentValue(String name, String defaultValue) {
+		String value = this.environment.getProperty(name);
+		return (value != null) ? value : defaultValue;
+	}
+
+	private static String trimSlash(String path) {
+		return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
 	}
 
 	private void reconcilePort(AriadneServletWebServerFactory factory) {

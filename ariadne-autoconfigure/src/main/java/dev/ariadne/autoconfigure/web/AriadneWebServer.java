@@ -1,11 +1,12 @@
 package dev.ariadne.autoconfigure.web;
 
 import java.net.BindException;
+import java.net.InetAddress;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 
 import dev.ariadne.autoconfigure.AriadneServers;
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.servlet.ServletDeployment;
 
@@ -43,6 +44,8 @@ public final class AriadneWebServer implements WebServer {
 
 	private final AriadneServers servers;
 
+	private final String livePagePath;
+
 	private final Object monitor = new Object();
 
 	private boolean started;
@@ -57,15 +60,18 @@ public final class AriadneWebServer implements WebServer {
 	 * @param graceful whether a shutdown drains ({@code server.shutdown=graceful})
 	 * @param gracePeriod the longest drain
 	 * @param servers where the listener registers while it runs, or {@code null}
+	 * @param livePagePath the path of the live diagnosis page on this listener, for the startup
+	 * log line, or {@code null}
 	 */
 	AriadneWebServer(AriadneServer server, ServletDeployment deployment, boolean autoStart, boolean graceful,
-			Duration gracePeriod, AriadneServers servers) {
+			Duration gracePeriod, AriadneServers servers, String livePagePath) {
 		this.server = server;
 		this.deployment = deployment;
 		this.autoStart = autoStart;
 		this.graceful = graceful;
 		this.gracePeriod = gracePeriod;
 		this.servers = servers;
+		this.livePagePath = livePagePath;
 	}
 
 	/**
@@ -106,7 +112,18 @@ public final class AriadneWebServer implements WebServer {
 		contextPath = contextPath.isEmpty() ? "/" : contextPath;
 		return "Ariadne started on port " + getPort() + " (http/1.1) with context path '" + contextPath + "'"
 				+ (("app".equals(config.name())) ? "" : " for the '" + config.name() + "' listener") + " (io-model "
-				+ config.ioModel().value() + ", threads.max " + config.maxThreads() + ")";
+				+ config.ioModel().value() + ", threads.max " + config.maxThreads() + ")"
+				+ ((this.livePagePath != null) ? "; live diagnosis on http://" + host() + ":" + getPort()
+						+ this.livePagePath : "");
+	}
+
+	private String host() {
+		InetAddress address = this.server.localAddress().getAddress();
+		if (address == null || address.isAnyLocalAddress()) {
+			return "localhost";
+		}
+		String host = address.getHostAddress();
+		return (host.indexOf(':') >= 0) ? "[" + host + "]" : host;
 	}
 
 	@Override

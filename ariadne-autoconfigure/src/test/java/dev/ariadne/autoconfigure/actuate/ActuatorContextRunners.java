@@ -43,7 +43,8 @@ final class ActuatorContextRunners {
 			PrometheusMetricsExportAutoConfiguration.class, MetricsEndpointAutoConfiguration.class,
 			JvmMetricsAutoConfiguration.class, AriadneAutoConfiguration.class,
 			AriadneMetricsAutoConfiguration.class, AriadneActuatorAutoConfiguration.class,
-			AriadneEndpointAutoConfiguration.class, AriadneHealthContributorAutoConfiguration.class);
+			AriadneEndpointAutoConfiguration.class, AriadneSheddingAutoConfiguration.class,
+			AriadneHealthContributorAutoConfiguration.class);
 
 	private ActuatorContextRunners() {
 	}

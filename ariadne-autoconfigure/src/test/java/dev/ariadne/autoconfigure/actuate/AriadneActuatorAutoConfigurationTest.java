@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.routing.Route;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -159,6 +159,73 @@ class AriadneActuatorAutoConfigurationTest {
 				.containsOnlyKeys("queue-full", "pool-full", "shutting-down");
 			assertThat(JsonPath.<String>read(body, "$.listeners.app.config.keepAlive.timeout")).isEqualTo("PT20S");
 			assertThat(JsonPath.<Integer>read(body, "$.listeners.app.config.threads.max")).isEqualTo(200);
+		});
+	}
+
+	@Test
+	void servesTheDiagnosisOfEveryPool() {
+		this.contextRunner.run((context) -> {
+			int port = port(context);
+			Awaits.until(() -> JsonPath.<List<Object>>read(ActuatorHttp.get(port, "/actuator/ariadne/diagnosis").body(),
+					"$.pools").size() == 1);
+			RawHttp.Response response = ActuatorHttp.get(port, "/actuator/ariadne/diagnosis");
+			assertThat(response.statusLine()).isEqualTo("HTTP/1.1 200 OK");
+			assertThat(response.header("Content-Type")).isEqualTo(V3_JSON);
+			String body = response.body();
+			assertThat(JsonPath.<String>read(body, "$.status")).isEqualTo("ok");
+			assertThat(JsonPath.<String>read(body, "$.pools[0].listener")).isEqualTo("app");
+			assertThat(JsonPath.<String>read(body, "$.pools[0].pool")).isEqualTo("default");
+			assertThat(JsonPath.<String>read(body, "$.pools[0].status")).isEqualTo("ok");
+			// the endpoint's own request may hold a worker of the pool it describes
+			assertThat(JsonPath.<String>read(body, "$.pools[0].evidence"))
+				.matches("[0-9]+ of 200 workers busy, [0-9]+ requests? waiting for a worker; [0-9]+ connections? open, .*");
+			assertThat(JsonPath.<List<Object>>read(body, "$.pools[0].advice")).isEmpty();
+			assertThat(JsonPath.<Map<String, Object>>read(body, "$.pools[0]")).doesNotContainKey("cause");
+		});
+	}
+
+	@Test
+	void servesTheHistoryAsColumns() {
+		this.contextRunner.run((context) -> {
+			int port = port(context);
+			Awaits.until(() -> JsonPath.<List<Object>>read(ActuatorHttp.get(port, "/actuator/ariadne/history").body(),
+					"$.listeners[0].times").size() >= 2);
+			String body = ActuatorHttp.get(port, "/actuator/ariadne/history").body();
+			assertThat(JsonPath.<Integer>read(body, "$.intervalMillis")).isEqualTo(1000);
+			assertThat(JsonPath.<String>read(body, "$.listeners[0].listener")).isEqualTo("app");
+			int samples = JsonPath.<List<Object>>read(body, "$.listeners[0].times").size();
+			assertThat(JsonPath.<List<Object>>read(body, "$.listeners[0].connections")).hasSize(samples);
+			assertThat(JsonPath.<String>read(body, "$.listeners[0].pools[0].pool")).isEqualTo("default");
+			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].pools[0].max")).hasSize(samples)
+				.containsOnly(200);
+			assertThat(JsonPath.<List<Double>>read(body, "$.listeners[0].pools[0].saturation")).hasSize(samples);
+		});
+	}
+
+	@Test
+	void servesTheLivePageFromTheJarWithoutExternalResources() {
+		this.contextRunner.run((context) -> {
+			RawHttp.Response page = ActuatorHttp.get(port(context), "/actuator/ariadne/live",
+					"text/html,application/xhtml+xml,*/*;q=0.8");
+			assertThat(page.statusLine()).isEqualTo("HTTP/1.1 200 OK");
+			assertThat(page.header("Content-Type")).isEqualTo("text/html;charset=UTF-8");
+			assertThat(page.body()).contains("<title>Ariadne live</title>")
+				.contains("fetchJson(\"diagnosis\")")
+				.doesNotContainPattern("(src|href)=\"(https?:)?//");
+			assertThat(ActuatorHttp.get(port(context), "/actuator/ariadne/live", "application/json").header("Content-Type"))
+				.isEqualTo("text/html;charset=UTF-8");
+			assertThat(ActuatorHttp.get(port(context), "/actuator/ariadne/nothing").statusLine())
+				.isEqualTo("HTTP/1.1 404 Not Found");
+		});
+	}
+
+	@Test
+	void servesNoVerdictWhenTheDiagnosisIsOff() {
+		this.contextRunner.withPropertyValues("ariadne.server.diagnosis.enabled=false").run((context) -> {
+			assertThat(context.getBean(AriadneServer.class).diagnosis()).isEmpty();
+			String body = ActuatorHttp.get(port(context), "/actuator/ariadne/diagnosis").body();
+			assertThat(JsonPath.<String>read(body, "$.status")).isEqualTo("ok");
+			assertThat(JsonPath.<List<Object>>read(body, "$.pools")).isEmpty();
 		});
 	}
 

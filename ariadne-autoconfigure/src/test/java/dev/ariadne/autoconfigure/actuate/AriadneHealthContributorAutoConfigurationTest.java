@@ -1,18 +1,14 @@
 package dev.ariadne.autoconfigure.actuate;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.PoolStats;
 import org.junit.jupiter.api.Test;
@@ -71,25 +67,54 @@ class AriadneHealthContributorAutoConfigurationTest {
 		this.contextRunner
 			.withPropertyValues("ariadne.server.io-model=blocking", "ariadne.server.threads.max=1",
 					"ariadne.server.keep-alive.release-threshold=1", "management.server.port=0",
-					"ariadne.server.health.saturation-readiness=true")
+					"ariadne.server.health.saturation-readiness=true",
+					"ariadne.server.health.shedding.reaction-time=200ms")
 			.withBean("helloRoute", Route.class, () -> Route.get("/", (request, response) -> response.send("hello")))
 			.run((context) -> {
 				AriadneServer app = context.getBean(AriadneServer.class);
 				int management = context.getBean(AriadneManagementServer.class).server().port();
 				assertThat(readiness(management).statusLine()).isEqualTo("HTTP/1.1 200 OK");
 				PoolStats pool = app.stats().pool();
-				try (Socket pinning = keepAlive(app.port()); Socket waiting = connect(app.port())) {
+				try (Socket pinning = PoolConnections.keepAlive(app.port()); Socket waiting = PoolConnections.connect(app.port())) {
 					await().atMost(Duration.ofSeconds(10)).until(() -> pool.busyWorkers() == 1 && pool.queued() == 1);
-					RawHttp.Response saturated = readiness(management);
-					assertThat(saturated.statusLine()).isEqualTo("HTTP/1.1 503 Service Unavailable");
-					assertThat(saturated.body()).isEqualTo("{\"status\":\"OUT_OF_SERVICE\"}");
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 503 Service Unavailable"));
+					assertThat(readiness(management).body()).isEqualTo("{\"status\":\"OUT_OF_SERVICE\"}");
 					assertThat(ActuatorHttp.get(management, "/actuator/health/liveness").statusLine())
 						.isEqualTo("HTTP/1.1 200 OK");
 					RawHttp.Response main = ActuatorHttp.get(management, "/actuator/health");
 					assertThat(main.statusLine()).isEqualTo("HTTP/1.1 200 OK");
 					pinning.close();
 					await().atMost(Duration.ofSeconds(10)).until(() -> pool.queued() == 0);
-					assertThat(readiness(management).statusLine()).isEqualTo("HTTP/1.1 200 OK");
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 200 OK"));
+				}
+			});
+	}
+
+	@Test
+	void bringsReadinessBackAfterMaxOutEvenWhileThePoolStaysSaturated() throws Exception {
+		this.contextRunner
+			.withPropertyValues("ariadne.server.io-model=blocking", "ariadne.server.threads.max=1",
+					"ariadne.server.keep-alive.release-threshold=1", "management.server.port=0",
+					"ariadne.server.health.saturation-readiness=true",
+					"ariadne.server.health.shedding.reaction-time=200ms", "ariadne.server.health.shedding.max-out=1s",
+					"ariadne.server.health.shedding.min-in=1m")
+			.withBean("helloRoute", Route.class, () -> Route.get("/", (request, response) -> response.send("hello")))
+			.run((context) -> {
+				AriadneServer app = context.getBean(AriadneServer.class);
+				SaturationShedding shedding = context.getBean(SaturationShedding.class);
+				int management = context.getBean(AriadneManagementServer.class).server().port();
+				PoolStats pool = app.stats().pool();
+				try (Socket pinning = PoolConnections.keepAlive(app.port()); Socket waiting = PoolConnections.connect(app.port())) {
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 503 Service Unavailable"));
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> readiness(management).statusLine().equals("HTTP/1.1 200 OK"));
+					assertThat(pool.busyWorkers()).isEqualTo(1);
+					assertThat(pool.queued()).isEqualTo(1);
+					assertThat(shedding.pressure()).isGreaterThan(SaturationShedding.OUT_THRESHOLD);
+					assertThat(shedding.timesOut()).isEqualTo(1);
 				}
 			});
 	}
@@ -114,35 +139,6 @@ class AriadneHealthContributorAutoConfigurationTest {
 
 	private static RawHttp.Response readiness(int port) throws IOException {
 		return ActuatorHttp.get(port, "/actuator/health/readiness");
-	}
-
-	/**
-	 * Opens a connection, completes one exchange on it and keeps it open, so that in the
-	 * blocking model it pins a worker while idle.
-	 */
-	private static Socket keepAlive(int port) throws IOException {
-		Socket socket = connect(port);
-		OutputStream out = socket.getOutputStream();
-		out.write("GET / HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-		out.flush();
-		InputStream in = socket.getInputStream();
-		StringBuilder response = new StringBuilder();
-		while (response.indexOf("\r\n\r\nhello") < 0) {
-			int next = in.read();
-			if (next < 0) {
-				throw new IOException("Connection closed: " + response);
-			}
-			response.append((char) next);
-		}
-		assertThat(response.toString()).startsWith("HTTP/1.1 200 ").doesNotContainIgnoringCase("connection: close");
-		return socket;
-	}
-
-	private static Socket connect(int port) throws IOException {
-		Socket socket = new Socket();
-		socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-		socket.setSoTimeout(10_000);
-		return socket;
 	}
 
 }

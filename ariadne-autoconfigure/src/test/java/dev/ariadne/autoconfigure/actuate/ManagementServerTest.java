@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
@@ -216,6 +216,19 @@ class ManagementServerTest {
 	}
 
 	@Test
+	void pointsToTheLivePageOnTheManagementListenerAtStartup(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("management.server.port=0", "management.server.address=127.0.0.1")
+			.run((context) -> assertThat(output).contains("; live diagnosis on http://127.0.0.1:"
+					+ managementPort(context) + "/actuator/ariadne/live"));
+	}
+
+	@Test
+	void pointsToNoLivePageWhenTheDiagnosisIsOff(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("management.server.port=0", "ariadne.server.diagnosis.enabled=false")
+			.run((context) -> assertThat(output).contains("Ariadne started on ").doesNotContain("live diagnosis"));
+	}
+
+	@Test
 	void summarizesActuatorOnTheApplicationPortAtStartup(CapturedOutput output) {
 		this.contextRunner.run((context) -> assertThat(output)
 			.contains(":" + appPort(context) + " (io-model event-loop, threads.max 200); actuator on the application port"));
@@ -224,8 +237,9 @@ class ManagementServerTest {
 	@Test
 	void summarizesActuatorOffHttpAtStartup(CapturedOutput output) {
 		this.contextRunner.withPropertyValues("management.server.port=-1")
-			.run((context) -> assertThat(output).contains(
-					"(io-model event-loop, threads.max 200); actuator not served over HTTP (management.server.port=-1)"));
+			.run((context) -> assertThat(output)
+				.contains("(io-model event-loop, threads.max 200); actuator not served over HTTP (management.server.port=-1)")
+				.doesNotContain("live diagnosis"));
 	}
 
 	@Test

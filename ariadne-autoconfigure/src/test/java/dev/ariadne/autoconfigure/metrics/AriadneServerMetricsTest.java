@@ -10,11 +10,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
-import dev.ariadne.server.AriadneServer;
+import dev.ariadne.AriadneServer;
+import dev.ariadne.Await;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.diagnosis.Cause;
 import dev.ariadne.server.routing.Route;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -117,6 +118,42 @@ class AriadneServerMetricsTest {
 	}
 
 	@Test
+	void starvationIsOneForTheCauseTheDiagnosisNamesAndZeroForTheOthers() throws Exception {
+		MeterRegistry registry = new SimpleMeterRegistry();
+		AriadneServer server = start(1);
+		new AriadneServerMetrics(server.stats(), server.diagnosis().orElseThrow(), "test", List.of()).bindTo(registry);
+		assertThat(registry.get(AriadneServerMetrics.POOL_STARVATION).gauges()).hasSize(Cause.values().length)
+			.allSatisfy((gauge) -> {
+				assertThat(gauge.getId().getTags()).contains(Tag.of("listener", "app"), Tag.of("pool", "default"));
+				assertThat(gauge.value()).isZero();
+			});
+		try (Socket holder = send(server.port(), "/")) {
+			// answered, then idle: with the release threshold off it keeps the only worker
+			assertThat(readStatusLine(holder)).isEqualTo("HTTP/1.1 200 OK");
+			try (Socket waiter = send(server.port(), "/")) {
+				awaitStarvation(registry, "idle-keep-alive", 1);
+				assertThat(registry.get(AriadneServerMetrics.POOL_STARVATION).gauges())
+					.filteredOn((gauge) -> gauge.value() == 1)
+					.extracting((gauge) -> gauge.getId().getTag("cause"))
+					.containsExactly("idle-keep-alive");
+				holder.close();
+				assertThat(readStatusLine(waiter)).isEqualTo("HTTP/1.1 200 OK");
+				awaitStarvation(registry, "idle-keep-alive", 0);
+			}
+		}
+	}
+
+	private static void awaitStarvation(MeterRegistry registry, String cause, double expected)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (registry.get(AriadneServerMetrics.POOL_STARVATION).tag("cause", cause).gauge().value() != expected) {
+			assertThat(System.nanoTime()).as("starvation of cause " + cause + " to reach " + expected)
+				.isLessThan(deadline);
+			Thread.sleep(50);
+		}
+	}
+
+	@Test
 	void acceptQueueGaugesReadTheKernelOnLinux() {
 		MeterRegistry registry = new SimpleMeterRegistry();
 		new AriadneServerMetrics(start(2).stats(), "test", List.of()).bindTo(registry);
@@ -164,13 +201,9 @@ class AriadneServerMetricsTest {
 		return line.toString();
 	}
 
-	private static void awaitValue(MeterRegistry registry, String name, double expected) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		BooleanSupplier reached = () -> registry.get(name).gauge().value() == expected;
-		while (!reached.getAsBoolean()) {
-			assertThat(System.nanoTime()).as(name + " to reach " + expected).isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	private static void awaitValue(MeterRegistry registry, String name, double expected) {
+		Await.until(() -> registry.get(name).gauge().value() == expected,
+				() -> name + " is " + registry.get(name).gauge().value() + ", not " + expected);
 	}
 
 }

@@ -3,8 +3,8 @@ package dev.ariadne.autoconfigure.metrics;
 import java.net.InetAddress;
 import java.util.List;
 
+import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.RawHttp;
-import dev.ariadne.server.AriadneServer;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -29,13 +29,15 @@ class PrometheusExpositionTest {
 			.requestListener(requests)
 			.build()) {
 			server.start();
-			new AriadneServerMetrics(server.stats(), AriadneServer.version(), List.of()).bindTo(registry);
+			new AriadneServerMetrics(server.stats(), server.diagnosis().orElseThrow(), AriadneServer.version(), List.of())
+				.bindTo(registry);
 			assertThat(RawHttp.get(server.port(), "/api/user/42").statusLine()).isEqualTo("HTTP/1.1 200 OK");
 			String scrape = registry.scrape();
 			for (String gauge : List.of("ariadne_pool_threads_busy", "ariadne_pool_threads_max",
 					"ariadne_pool_saturation", "ariadne_pool_queue_size", "ariadne_pool_queue_capacity",
 					"ariadne_accept_queue_depth", "ariadne_accept_queue_capacity", "ariadne_connections_active",
-					"ariadne_connections_idle", "ariadne_connections_max", "ariadne_server_info")) {
+					"ariadne_connections_idle", "ariadne_connections_max", "ariadne_server_info",
+					"ariadne_pool_starvation")) {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
 			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected")) {
@@ -47,7 +49,8 @@ class PrometheusExpositionTest {
 						+ "route=\"/api/user/{id}\",status=\"200\",le=\"0.001\"}")
 				.contains("ariadne_pool_queue_wait_seconds_count{listener=\"app\",pool=\"default\"} 1")
 				.contains("ariadne_pool_threads_busy{listener=\"app\",pool=\"default\"}")
-				.contains("ariadne_server_info{io_model=\"event-loop\",listener=\"app\"");
+				.contains("ariadne_server_info{io_model=\"event-loop\",listener=\"app\"")
+				.contains("ariadne_pool_starvation{cause=\"idle-keep-alive\",listener=\"app\",pool=\"default\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n");
 			}

@@ -1,64 +1,39 @@
 package dev.ariadne.server.blocking;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.ariadne.server.ServerConfig;
-import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.connection.Answers;
+import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.SocketConnection;
-import dev.ariadne.server.connection.SocketListener;
-import dev.ariadne.server.connection.Transport;
-import dev.ariadne.server.internal.Threads;
-import dev.ariadne.server.internal.WorkerPool;
+import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.transport.SocketTransport;
 
 /**
- * The {@code blocking} model: thread per connection. An acceptor thread takes a connection
- * permit, accepts, and hands the connection to the worker pool; the worker owns it until it
- * closes, idle keep-alive time included. With more kept-alive clients than workers, the rest
- * wait in the pool's queue, unserved, until a connection closes: the starvation this project
- * makes visible. The release threshold answers with {@code Connection: close} while the pool is
- * busier than it, so pinned workers come free.
+ * The {@code blocking} model: thread per connection. The acceptor hands each connection to the
+ * worker pool; the worker owns it until it closes, idle keep-alive time included. With more
+ * kept-alive clients than workers, the rest wait in the pool's queue, unserved, until a
+ * connection closes: the starvation this project makes visible. The release threshold answers
+ * with {@code Connection: close} while the pool is busier than it, so pinned workers come free.
  */
-public final class BlockingTransport implements Transport {
-
-	private final ServerContext context;
-
-	private final ServerConfig config;
-
-	private final SocketListener listener;
-
-	private WorkerPool pool;
+public final class BlockingTransport extends SocketTransport<WorkerPool> {
 
 	/** Connections told to close to release their worker, whose worker has not yet moved on. */
 	private final AtomicInteger releasing = new AtomicInteger();
 
 	/**
 	 * Creates the transport.
-	 * @param context the server's shared state
+	 * @param context what the server's connections share
 	 */
-	public BlockingTransport(ServerContext context) {
-		this.context = context;
-		this.config = context.config();
-		this.listener = new SocketListener(context, SocketConnection.Gate.OPEN, this::releaseThresholdExceeded,
-				this::handOff);
+	public BlockingTransport(ConnectionContext context) {
+		super(context, workerPool(context.config()));
 	}
 
 	@Override
-	public void start() throws IOException {
-		String name = this.config.name();
-		this.pool = new WorkerPool("default", this.config.minThreads(), this.config.maxThreads(),
-				this.config.queueCapacity(), Threads.named("ariadne-" + name + "-worker", true));
-		this.context.defaultPool(this.pool);
-		this.listener.start(Threads.named("ariadne-" + name + "-acceptor", false));
-	}
-
-	private void handOff(SocketConnection connection) {
+	protected void serve(SocketConnection connection) {
 		if (!this.pool.execute(new Serve(connection))) {
-			this.context.rejected(RejectReason.QUEUE_FULL);
-			connection.reject("All workers are busy and the queue is full", 1);
+			this.context.registry().rejected(RejectReason.QUEUE_FULL);
+			connection.reject(Answers.QUEUE_FULL, 1);
 		}
 	}
 
@@ -69,7 +44,8 @@ public final class BlockingTransport implements Transport {
 	 * alive when enough workers exist, and closes one connection per waiter rather than every
 	 * connection while anyone waits.
 	 */
-	private boolean releaseThresholdExceeded() {
+	@Override
+	protected boolean releaseConnection() {
 		double threshold = this.config.keepAliveReleaseThreshold();
 		if (threshold >= 1 || this.pool.busyWorkers() <= threshold * this.pool.maxWorkers()) {
 			return false;
@@ -90,41 +66,13 @@ public final class BlockingTransport implements Transport {
 		this.releasing.updateAndGet((releasing) -> Math.max(0, releasing - 1));
 	}
 
+	/** Connections still queued never got a worker, and nothing of theirs was read: 503. */
 	@Override
-	public InetSocketAddress localAddress() {
-		return this.listener.localAddress();
-	}
-
-	@Override
-	public boolean shutdown(Duration gracePeriod) {
-		this.context.beginShutdown();
-		try {
-			this.listener.stop();
-			if (this.pool == null) {
-				return true;
-			}
-			// connections still queued never got a worker: nothing of theirs was read
-			for (Runnable pending : this.pool.shutdownAndDrainQueue()) {
-				((Serve) pending).connection.reject("Server is shutting down", 0);
-				this.context.rejected(RejectReason.SHUTTING_DOWN);
-			}
-			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
-			this.context.shutdownRoutePools();
-			if (!this.pool.awaitTermination(1000)) {
-				this.pool.shutdownNow();
-			}
-			return drained;
+	protected void stopTaking() {
+		for (Runnable pending : this.pool.shutdownAndDrainQueue()) {
+			((Serve) pending).connection.reject(Answers.SHUTTING_DOWN, 0);
+			this.context.registry().rejected(RejectReason.SHUTTING_DOWN);
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.pool.shutdownNow();
-			return false;
-		}
-	}
-
-	@Override
-	public void close() {
-		this.listener.close();
 	}
 
 	/** The pool task of one connection, so a queued connection can be found again. */

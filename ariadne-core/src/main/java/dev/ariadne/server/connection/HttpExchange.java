@@ -5,9 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
 
 import dev.ariadne.http.HeaderName;
@@ -16,22 +14,24 @@ import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.Handler;
-import dev.ariadne.server.Response;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
- * The request-to-response step every I/O model shares: route the request, run the handler
- * chain, turn a failure into a response, end the response's framing, decide whether the
- * connection carries another request, and report the exchange to the listeners. Also the one
- * place where refused requests (bad syntax, limits, overload) are answered.
+ * The request-to-response step every I/O model shares, in the order a request takes it: route
+ * it ({@link #route}, once), send it to the pool that runs it through the model's
+ * {@link PoolEntry} ({@link #dispatch}), then, on that pool's worker, run the handler chain,
+ * turn a failure into a response, end the response's framing, decide whether the connection
+ * carries another request, and report the exchange to the listeners ({@link #run}). Also the
+ * one place where refused requests (bad syntax, limits, overload) are answered
+ * ({@link #refuse}).
  *
- * <p>Every error response the server writes itself (a refused request, a failed handler's 500,
- * a malformed path's 400, {@code CONNECT}'s 501, a full route pool's 503) carries {@code Date}
- * and {@code Connection: close}, and the connection closes after it. Statuses a handler chooses,
- * and the router's 404 and 405, keep the connection.
+ * <p>Every answer the server chooses itself (a refused request, a failed handler's 500, a
+ * malformed path's 400, {@code CONNECT}'s 501, a full pool's 503) is encoded by
+ * {@link Answers}, and the connection closes after it. Statuses a handler chooses, and the
+ * router's 404 and 405, keep the connection.
  *
  * <p>One instance per connection, used by one thread at a time: the thread running the
  * connection's current exchange.
@@ -45,7 +45,11 @@ public final class HttpExchange {
 
 	private static final String ASTERISK_ROUTE = "*";
 
-	private final ServerContext context;
+	private static final RouteMatch REFUSED_CONNECT = refusal(Status.NOT_IMPLEMENTED_501, Answers.CONNECT_UNSUPPORTED);
+
+	private static final RouteMatch REFUSED_PATH = refusal(Status.BAD_REQUEST_400, Answers.MALFORMED_PATH);
+
+	private final ConnectionContext context;
 
 	private final ConnectionOutput out;
 
@@ -71,7 +75,7 @@ public final class HttpExchange {
 	 * released ({@code Connection: close}) to free its worker; the blocking model's release
 	 * threshold
 	 */
-	public HttpExchange(ServerContext context, ConnectionOutput out, InetSocketAddress remote,
+	public HttpExchange(ConnectionContext context, ConnectionOutput out, InetSocketAddress remote,
 			InetSocketAddress local, BooleanSupplier releaseConnection) {
 		this.context = context;
 		this.out = out;
@@ -80,54 +84,59 @@ public final class HttpExchange {
 		this.releaseConnection = releaseConnection;
 	}
 
-	ServerContext context() {
+	ConnectionContext context() {
 		return this.context;
 	}
 
 	/**
-	 * Runs one request on the calling thread, routing it first; a route of a route pool runs
-	 * its handler on that pool while this thread waits (the socket models' rule: the
-	 * connection's thread stays with its connection).
-	 * @see #run(RequestHead, RequestBody, long, long, RouteMatch)
+	 * Sends a routed request to the pool that runs it, the route's own or the model's default
+	 * one, through the model's entry. A pool that refuses it is counted and answered here, the
+	 * same in every model: 503 with {@code Retry-After}, after which the connection closes.
+	 * @param <X> what the entry may throw
+	 * @param head the request's head
+	 * @param match the request's route, found once with {@link #route(RequestHead)}
+	 * @param entry how the model reaches the pool
+	 * @param exchange runs the exchange with {@link #run}, on the pool's worker
+	 * @return whether the request went to its pool; if not, its 503 is in the output
+	 * @throws X if the entry failed while waiting for a turn
 	 */
-	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos) {
-		return run(head, body, startNanos, queueWaitNanos, null);
+	public <X extends Exception> boolean dispatch(RequestHead head, RouteMatch match, PoolEntry<X> entry,
+			Runnable exchange) throws X {
+		RejectReason refused = entry.enter(this.context.routePools().get(match.pool()), exchange);
+		if (refused == null) {
+			return true;
+		}
+		this.context.registry().rejected(refused);
+		refuse(Status.SERVICE_UNAVAILABLE_503,
+				(refused == RejectReason.POOL_FULL) ? Answers.poolFull(match.pool()) : Answers.QUEUE_FULL, 1, head,
+				RequestEvent.REJECTED);
+		return false;
 	}
 
 	/**
-	 * Runs one request and leaves its response in the connection's output (not necessarily
-	 * flushed).
+	 * Runs one request on the calling thread, a worker of the request's pool, and leaves its
+	 * response in the connection's output (not necessarily flushed).
 	 * @param head the parsed head
 	 * @param body the body, positioned at its start
 	 * @param startNanos when the head was read ({@link System#nanoTime()})
 	 * @param queueWaitNanos how long the request waited for a worker
-	 * @param routed the route already found with {@link #route(RequestHead)} by a transport that
-	 * dispatched the request to the route's pool itself, or {@code null} to route here
+	 * @param match the request's route, found once with {@link #route(RequestHead)}
 	 * @return whether the connection may carry another request; when {@code false} the caller
 	 * flushes and closes it
 	 */
-	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos, RouteMatch routed) {
+	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos, RouteMatch match) {
+		RequestEvents events = this.context.events();
+		long begin = events.countsRouteWork() ? System.nanoTime() : 0;
 		this.requests++;
 		this.head = head;
 		this.body = body;
 		ServerResponse response = new ServerResponse(this, this.out, head.method() == Method.HEAD, head.version());
 		ServerRequest request = new ServerRequest(head, body, this.remote, this.local,
 				this.context.config().limits().maxBodySize());
-		String route = RequestEvent.INVALID;
-		String pool = Route.DEFAULT_POOL;
-		long waited = queueWaitNanos;
+		request.match(match);
 		boolean complete;
 		try {
-			RouteMatch match = (routed != null) ? routed : route(head);
-			route = match.route();
-			pool = match.pool();
-			request.match(match);
-			if (routed == null && !Route.DEFAULT_POOL.equals(pool)) {
-				waited += runInRoutePool(match, request, response);
-			}
-			else {
-				match.handler().handle(request, response);
-			}
+			match.handler().handle(request, response);
 			complete = response.finish();
 		}
 		catch (Throwable failure) {
@@ -137,30 +146,18 @@ public final class HttpExchange {
 		if (keep && !body.finished()) {
 			keep = drain(body);
 		}
-		if (request.route() != null) {
-			// a fallback handler may have reported the route it served
-			route = request.route();
+		// a fallback handler (a servlet container) may have reported the route it served
+		String route = request.route();
+		boolean listeners = events.hasListeners();
+		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
+		if (begin != 0) {
+			events.routeWorked(match.pool(), route, end - begin);
 		}
-		if (this.context.hasListeners()) {
-			this.context.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
-					complete ? response.status() : 0, System.nanoTime() - startNanos, waited, pool));
+		if (listeners) {
+			events.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
+					complete ? response.status() : 0, end - startNanos, queueWaitNanos, match.pool()));
 		}
 		return keep;
-	}
-
-	/**
-	 * Runs the handler on its route pool and waits for it.
-	 * @return how long the handler waited for a worker of that pool
-	 */
-	private long runInRoutePool(RouteMatch match, ServerRequest request, ServerResponse response) throws Exception {
-		PoolCall call = new PoolCall(match.handler(), request, response);
-		if (!this.context.routePool(match.pool()).execute(call)) {
-			this.context.rejected(RejectReason.POOL_FULL);
-			response.header(HeaderName.RETRY_AFTER, "1");
-			sendAndClose(response, 503, "Pool '" + match.pool() + "' is full");
-			return 0;
-		}
-		return call.await();
 	}
 
 	/**
@@ -179,89 +176,28 @@ public final class HttpExchange {
 			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
 		}
 		if (head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
-			Handler tunnel = (req, res) -> sendAndClose(res, 501, "CONNECT is not supported");
-			return new RouteMatch(RequestEvent.INVALID, tunnel, Collections.emptyMap(), Route.DEFAULT_POOL, false);
+			return REFUSED_CONNECT;
 		}
 		try {
 			return this.context.router().match(head.method(), ServerRequest.rawPath(head));
 		}
 		catch (IllegalArgumentException ex) {
-			Handler bad = (req, res) -> sendAndClose(res, 400, "Malformed percent-encoding in the request path");
-			return new RouteMatch(RequestEvent.INVALID, bad, Collections.emptyMap(), Route.DEFAULT_POOL, false);
+			return REFUSED_PATH;
 		}
 	}
 
-	/** Sends an answer the server chose itself; the connection closes after it. */
-	private static void sendAndClose(Response response, int status, String body) {
-		response.status(status);
-		response.header(HeaderName.CONNECTION, "close");
-		response.send(body);
-	}
-
-	/** A handler run on a route pool while the connection's thread waits for it. */
-	private static final class PoolCall implements Runnable {
-
-		private final Handler handler;
-
-		private final ServerRequest request;
-
-		private final ServerResponse response;
-
-		private final CountDownLatch done = new CountDownLatch(1);
-
-		private final long submitted = System.nanoTime();
-
-		private long started;
-
-		private Throwable failure;
-
-		PoolCall(Handler handler, ServerRequest request, ServerResponse response) {
-			this.handler = handler;
-			this.request = request;
-			this.response = response;
-		}
-
-		@Override
-		public void run() {
-			this.started = System.nanoTime();
-			try {
-				this.handler.handle(this.request, this.response);
-			}
-			catch (Throwable ex) {
-				this.failure = ex;
-			}
-			finally {
-				this.done.countDown();
-			}
-		}
-
-		/** Waits for the handler; rethrows what it threw; returns its wait for a worker. */
-		long await() throws Exception {
-			this.done.await();
-			if (this.failure instanceof Exception exception) {
-				throw exception;
-			}
-			if (this.failure instanceof Error error) {
-				throw error;
-			}
-			return this.started - this.submitted;
-		}
-
+	/** A fixed answer the server chooses for a request no route may see; the connection closes after it. */
+	private static RouteMatch refusal(Status status, String reason) {
+		Handler refuse = (request, response) -> ((ServerResponse) response).answer(status, reason, 0);
+		return new RouteMatch(RequestEvent.INVALID, refuse, Collections.emptyMap(), Route.DEFAULT_POOL, false);
 	}
 
 	private boolean fail(ServerRequest request, ServerResponse response, Throwable failure) {
 		Throwable cause = (failure instanceof UncheckedIOException) ? failure.getCause() : failure;
 		if (cause instanceof BodyException bad && !response.committed()) {
 			HttpParseException parse = bad.parseException();
-			try {
-				response.reset(parse.status().code());
-				response.header(HeaderName.CONNECTION, "close");
-				response.send(parse.reason());
-				return response.finish();
-			}
-			catch (IOException | RuntimeException ex) {
-				return false;
-			}
+			response.answer(parse.status(), parse.reason(), 0);
+			return true;
 		}
 		if (cause instanceof IOException) {
 			// mostly the connection failing; but a handler's own I/O error (a missing file) is an
@@ -276,15 +212,8 @@ public final class HttpExchange {
 			// the head is on its way: the only honest signal left is an incomplete body
 			return false;
 		}
-		try {
-			response.reset(500);
-			response.header(HeaderName.CONNECTION, "close");
-			response.send("Internal Server Error");
-			return response.finish();
-		}
-		catch (IOException | RuntimeException ex) {
-			return false;
-		}
+		response.answer(Status.INTERNAL_SERVER_ERROR_500, Answers.HANDLER_FAILED, 0);
+		return true;
 	}
 
 	private boolean drain(RequestBody body) {
@@ -300,7 +229,7 @@ public final class HttpExchange {
 	 * Decides, when a response is committed, whether the connection stays open after it.
 	 */
 	boolean keepAliveAfter(ServerResponse response) {
-		if (!this.context.config().keepAliveEnabled() || !this.head.keepAlive() || this.context.shuttingDown()) {
+		if (!this.context.config().keepAliveEnabled() || !this.head.keepAlive() || this.context.registry().shuttingDown()) {
 			return false;
 		}
 		int max = this.context.config().keepAliveMaxRequests();
@@ -329,25 +258,11 @@ public final class HttpExchange {
 	 * {@link RequestEvent#REJECTED})
 	 */
 	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String route) {
-		byte[] body = (reason + "\n").getBytes(StandardCharsets.UTF_8);
-		ConnectionOutput out = this.out;
-		out.append(StatusLines.of(status));
-		out.append(this.context.clock().headerLine());
-		out.append("Content-Type: text/plain; charset=utf-8\r\n");
-		if (retryAfterSeconds > 0) {
-			out.append("Retry-After: ");
-			out.appendDecimal(retryAfterSeconds);
-			out.appendCrlf();
-		}
-		out.append("Content-Length: ");
-		out.appendDecimal(body.length);
-		out.append("\r\nConnection: close\r\n\r\n");
-		if (head == null || head.method() != Method.HEAD) {
-			out.append(body);
-		}
-		if (this.context.hasListeners()) {
+		Answers.write(this.out, this.context.clock(), status, reason, retryAfterSeconds,
+				head != null && head.method() == Method.HEAD);
+		if (this.context.events().hasListeners()) {
 			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
-			this.context.publish(
+			this.context.events().publish(
 					new RequestEvent(this.context.config().name(), method, route, status.code(), 0, 0, Route.DEFAULT_POOL));
 		}
 	}

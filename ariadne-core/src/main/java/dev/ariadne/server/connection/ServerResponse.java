@@ -150,13 +150,22 @@ final class ServerResponse implements Response {
 	}
 
 	/**
-	 * Forgets status, headers and stream of a response not yet committed, to answer with an
-	 * error instead.
+	 * Answers with what the server chose itself instead of what the handler set (an error,
+	 * through the one encoder, {@link Answers}): forgets the status, headers and stream of a
+	 * response not yet committed; the connection closes after it.
+	 * @param status the status
+	 * @param reason the body, plain text, safe to echo
+	 * @param retryAfterSeconds a {@code Retry-After} value, or 0 for none
 	 */
-	void reset(int status) {
+	void answer(Status status, String reason, int retryAfterSeconds) {
+		checkNotCommitted();
 		this.headers.clear();
 		this.stream = null;
-		this.status = status;
+		this.status = status.code();
+		this.committed = true;
+		this.keepAlive = false;
+		this.framing = Framing.NONE;
+		Answers.write(this.out, this.exchange.context().clock(), status, reason, retryAfterSeconds, this.headRequest);
 	}
 
 	/**

@@ -3,14 +3,13 @@ package dev.ariadne.server.connection;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -21,6 +20,7 @@ import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
+import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
@@ -35,41 +35,6 @@ import dev.ariadne.server.stats.RequestEvent;
  */
 public final class SocketConnection implements RequestSink, TrackedConnection {
 
-	/**
-	 * Admission of each request to a handler: the {@code virtual-threads} model's permits.
-	 * Called on the connection's own thread.
-	 */
-	public interface Gate {
-
-		/** Admits every request at once. */
-		Gate OPEN = new Gate() {
-
-			@Override
-			public long enter() {
-				return 0;
-			}
-
-			@Override
-			public void exit() {
-			}
-
-		};
-
-		/**
-		 * Waits until the request may run.
-		 * @return how long it waited, in nanoseconds, or -1 when the request is refused (too
-		 * many waiting); then {@link #exit()} is not called and the request is answered 503
-		 * @throws InterruptedException if the thread is interrupted while waiting
-		 */
-		long enter() throws InterruptedException;
-
-		/**
-		 * Ends an admitted request.
-		 */
-		void exit();
-
-	}
-
 	private static final Logger logger = System.getLogger(SocketConnection.class.getName());
 
 	private static final int ACTIVE = 0;
@@ -80,17 +45,14 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private static final int BUFFER_SIZE = 8192;
 
-	private static final int LINGER_BYTES = 64 * 1024;
-
-	private static final long LINGER_MILLIS = 1000;
-
-	private static final int WRITE_SLICE = 64 * 1024;
-
-	private final ServerContext context;
+	private final ConnectionContext context;
 
 	private final Socket socket;
 
-	private final Gate gate;
+	private final PoolEntry<InterruptedException> entry;
+
+	/** Runs the current exchange, on this thread or a route pool's worker. */
+	private final Runnable runExchange = this::runExchange;
 
 	private final long acceptedNanos;
 
@@ -100,6 +62,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private final ByteBuffer in = ByteBuffer.allocate(BUFFER_SIZE).flip();
 
+	private final SocketWriter writer;
+
 	private final ConnectionOutput out;
 
 	private final HttpExchange exchange;
@@ -108,11 +72,14 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private InputStream input;
 
-	/** When the write in progress last made progress (odd, never 0), or 0 when not writing. */
-	private volatile long writeSince;
-
 	/** When the connection, idle now or next, is closed for its idle time ({@link System#nanoTime()}). */
 	private volatile long idleDeadline;
+
+	/** The idle time that {@link #idleDeadline} allows; written just before it. */
+	private long idleTimeout;
+
+	/** The thread running {@link #serve()}, for the diagnosis. */
+	private volatile Thread thread;
 
 	/** Whether the last read set a socket timeout, which a read for the next request must clear. */
 	private boolean socketTimeoutSet;
@@ -123,24 +90,35 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private boolean messageDone;
 
+	// ---- the current exchange, handed to the thread that runs it by the pool entry
+
+	private RouteMatch match;
+
+	private long startNanos;
+
+	private long queueWaitNanos;
+
+	private boolean keep;
+
 	/**
-	 * Creates a connection for an accepted socket and registers it with the context, which
-	 * counts it open until {@link #serve()} ends.
-	 * @param context the server's shared state
-	 * @param socket the accepted socket
-	 * @param gate admission of requests to handlers
+	 * Creates a connection for an accepted socket; the acceptor registers it, and it counts as
+	 * open until {@link #serve()} (or {@link #reject}) ends.
+	 * @param context what the server's connections share
+	 * @param channel the accepted socket, in blocking mode
+	 * @param entry how the model's requests reach their pool
 	 * @param releaseConnection whether to release the connection after the current response
 	 */
-	public SocketConnection(ServerContext context, Socket socket, Gate gate, BooleanSupplier releaseConnection) {
+	public SocketConnection(ConnectionContext context, SocketChannel channel, PoolEntry<InterruptedException> entry,
+			BooleanSupplier releaseConnection) {
 		this.context = context;
-		this.socket = socket;
-		this.gate = gate;
+		this.socket = channel.socket();
+		this.entry = entry;
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
-		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
-		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) socket.getRemoteSocketAddress(),
-				(InetSocketAddress) socket.getLocalSocketAddress(), releaseConnection);
-		context.opened(this);
+		this.writer = new SocketWriter(this.socket);
+		this.out = new ConnectionOutput(this.writer, context.outputBuffers());
+		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) this.socket.getRemoteSocketAddress(),
+				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection);
 	}
 
 	/**
@@ -148,8 +126,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 * connection is closed, whatever happened.
 	 */
 	public void serve() {
+		this.thread = Thread.currentThread();
 		try {
-			this.socket.setTcpNoDelay(true);
 			this.input = this.socket.getInputStream();
 			boolean serverEnded = serveRequests();
 			this.out.flush();
@@ -165,7 +143,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		}
 		catch (SocketTimeoutException ex) {
 			if (this.head == null && !this.parser.isIdle()) {
-				refuse(Status.REQUEST_TIMEOUT_408, "Request head not received within the header timeout");
+				refuse(Status.REQUEST_TIMEOUT_408, Answers.HEAD_TIMEOUT);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -185,33 +163,32 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 * timeout or a shutdown between requests)
 	 */
 	private boolean serveRequests() throws IOException, HttpParseException, InterruptedException {
-		long queueWait = System.nanoTime() - this.acceptedNanos;
+		// blocking: how long the connection waited for a worker, counted with its first request
+		long connectionWait = System.nanoTime() - this.acceptedNanos;
 		boolean first = true;
 		while (readHead(first)) {
 			first = false;
-			long start = System.nanoTime();
-			boolean keep;
-			long admitted = this.gate.enter();
-			if (admitted < 0) {
-				this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, "Too many requests are waiting", 1, this.head,
-						RequestEvent.REJECTED);
-				return true;
-			}
-			long wait = queueWait + admitted;
-			queueWait = 0;
-			try {
-				keep = this.exchange.run(this.head, this.body, start, wait);
-			}
-			finally {
-				this.gate.exit();
-			}
-			if (!keep || !completeMessage()) {
+			this.startNanos = System.nanoTime();
+			this.queueWaitNanos = connectionWait;
+			connectionWait = 0;
+			this.match = this.exchange.route(this.head);
+			boolean dispatched = this.exchange.dispatch(this.head, this.match, this.entry, this.runExchange);
+			// a handler that left its interrupt status set must not cost the connection: a
+			// channel closes when a thread blocked in it is interrupted
+			Thread.interrupted();
+			if (!dispatched || !this.keep || !completeMessage()) {
 				return true;
 			}
 			this.parser.reset();
 			this.head = null;
 		}
 		return false;
+	}
+
+	/** Runs the current exchange, on this thread or on a worker of its route pool. */
+	private void runExchange() {
+		long waited = this.queueWaitNanos + (System.nanoTime() - this.startNanos);
+		this.keep = this.exchange.run(this.head, this.body, this.startNanos, waited, this.match);
 	}
 
 	/** Reads until a request head is complete; {@code false} when the connection should end. */
@@ -254,11 +231,12 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		this.out.release();
 		long timeout = (first ? this.context.config().headerTimeout() : this.context.config().keepAliveTimeout())
 			.toNanos();
+		this.idleTimeout = timeout;
 		this.idleDeadline = System.nanoTime() + timeout;
-		if (this.context.shuttingDown() || !this.state.compareAndSet(ACTIVE, IDLE)) {
+		if (this.context.registry().shuttingDown() || !this.state.compareAndSet(ACTIVE, IDLE)) {
 			return false;
 		}
-		this.context.idle(1);
+		this.context.registry().idle(1);
 		int read;
 		try {
 			if (this.socketTimeoutSet) {
@@ -275,7 +253,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		}
 		finally {
 			this.state.compareAndSet(IDLE, ACTIVE);
-			this.context.idle(-1);
+			this.context.registry().idle(-1);
 		}
 		return read > 0 && this.state.get() == ACTIVE;
 	}
@@ -316,35 +294,31 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		return true;
 	}
 
-	/**
-	 * Writes in slices, so the write watchdog sees progress on a large but moving write and
-	 * only a stalled one times out.
-	 */
-	private void transmit(byte[] bytes, int offset, int length) throws IOException {
-		OutputStream output = this.socket.getOutputStream();
-		int end = offset + length;
-		try {
-			for (int position = offset; position < end; position += WRITE_SLICE) {
-				this.writeSince = System.nanoTime() | 1;
-				output.write(bytes, position, Math.min(WRITE_SLICE, end - position));
-			}
-		}
-		finally {
-			this.writeSince = 0;
-		}
-	}
-
 	@Override
 	public void closeIfExpired(long nowNanos, long writeTimeoutNanos) {
 		if (this.state.get() == IDLE && nowNanos - this.idleDeadline >= 0 && closeIfIdle()) {
 			return;
 		}
-		long since = this.writeSince;
-		if (since != 0 && nowNanos - since > writeTimeoutNanos) {
+		if (this.writer.stalled(nowNanos, writeTimeoutNanos)) {
 			logger.log(Level.DEBUG, () -> "Closing " + this.socket.getRemoteSocketAddress()
 					+ ": it read nothing of its response for " + writeTimeoutNanos / 1_000_000 + " ms");
 			abort();
 		}
+	}
+
+	@Override
+	public Thread thread() {
+		return this.thread;
+	}
+
+	@Override
+	public long idleSinceNanos() {
+		if (this.state.get() != IDLE) {
+			return 0;
+		}
+		// the deadline is read first: the timeout written before it is then the one it used
+		long since = this.idleDeadline - this.idleTimeout;
+		return (since != 0) ? since : 1;
 	}
 
 	private void refuse(Status status, String reason) {
@@ -365,11 +339,11 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	 */
 	private void lingerAndClose() throws IOException {
 		this.socket.shutdownOutput();
-		this.socket.setSoTimeout((int) LINGER_MILLIS);
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+		this.socket.setSoTimeout((int) TimeUnit.NANOSECONDS.toMillis(Answers.LINGER_NANOS));
+		long deadline = System.nanoTime() + Answers.LINGER_NANOS;
 		byte[] scrap = this.in.array();
 		int discarded = 0;
-		while (discarded < LINGER_BYTES && System.nanoTime() < deadline) {
+		while (discarded < Answers.LINGER_BYTES && System.nanoTime() < deadline) {
 			int n = this.input.read(scrap, 0, scrap.length);
 			if (n < 0) {
 				break;
@@ -417,7 +391,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private void close() {
 		this.state.set(CLOSED);
 		closeSocket();
-		this.context.closed(this);
+		this.context.registry().closed(this);
 	}
 
 	private void closeSocket() {
@@ -484,7 +458,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			}
 			if (this.awaitingContinue) {
 				this.awaitingContinue = false;
-				SocketConnection.this.out.append("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+				SocketConnection.this.out.append(Answers.CONTINUE);
 			}
 			SocketConnection connection = SocketConnection.this;
 			while (this.hasBody) {
@@ -520,8 +494,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			catch (SocketTimeoutException ex) {
 				// answered 408 like a late head, as the event loop does, unless the handler has
 				// committed its response by now
-				throw new BodyException(new HttpParseException(Status.REQUEST_TIMEOUT_408,
-						"Request body not received within the header timeout"));
+				throw new BodyException(new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT));
 			}
 		}
 

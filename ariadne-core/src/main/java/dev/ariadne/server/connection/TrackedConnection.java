@@ -28,4 +28,23 @@ public interface TrackedConnection {
 	default void closeIfExpired(long nowNanos, long writeTimeoutNanos) {
 	}
 
+	/**
+	 * Returns the thread that serves this connection from accept to close, for the models that
+	 * give each connection one; read by the diagnosis, from any thread.
+	 * @return the thread, or {@code null} when the connection has none (event loop)
+	 */
+	default Thread thread() {
+		return null;
+	}
+
+	/**
+	 * Returns since when the connection has been idle between requests, for the diagnosis;
+	 * any thread.
+	 * @return the {@link System#nanoTime()} at which it went idle, or 0 when it is not idle
+	 * now or the model does not track it
+	 */
+	default long idleSinceNanos() {
+		return 0;
+	}
+
 }

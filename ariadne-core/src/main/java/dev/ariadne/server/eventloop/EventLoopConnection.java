@@ -4,57 +4,41 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Arrays;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
-import dev.ariadne.http.RequestParser;
-import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.connection.Answers;
+import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
+import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.RequestBody;
-import dev.ariadne.server.connection.ServerContext;
 import dev.ariadne.server.connection.TrackedConnection;
-import dev.ariadne.server.internal.TaskPool;
-import dev.ariadne.server.internal.WorkerPool;
 import dev.ariadne.server.routing.RouteMatch;
-import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
- * One connection of the event-loop model, attached to its selection key.
+ * One connection of the event-loop model, attached to its selection key: reads and parses on
+ * the selector, hands each complete request to a worker of its pool, and writes through its
+ * {@link WriteQueue}.
  *
- * <p>Thread ownership: the selector thread owns the key, the input buffer, the parser and the
- * request being read; once a request is complete it is handed to a worker, which owns the
- * exchange and the {@link ConnectionOutput} until it hands the connection back with a selector
- * task. The write queue ({@code pending}) is shared and guarded by {@code lock}: whoever writes
- * holds it, so bytes leave in order whichever thread sends them. Reading stops while a request
- * is with a worker, so pipelined requests are answered in order and never buffered without
- * bound.
+ * <p>Thread ownership: the selector thread owns the key, the input buffer and the
+ * {@link RequestReader}; once a request is complete it is handed to a worker, which owns the
+ * exchange, the {@link ConnectionOutput}, and the input and reader (to parse pipelined
+ * requests ahead), until it hands the connection back with a selector task
+ * ({@link #complete}). Reading stops while a request is with a worker, so pipelined requests
+ * are answered in order and never buffered without bound.
  */
-final class EventLoopConnection implements RequestSink, TrackedConnection {
+final class EventLoopConnection implements TrackedConnection {
 
 	private static final Logger logger = System.getLogger(EventLoopConnection.class.getName());
 
-	/** Most bytes queued for a slow client before the writing worker waits. */
-	static final int HIGH_WATER = 64 * 1024;
-
-	private static final int INITIAL_BODY_BUFFER = 16 * 1024;
-
 	/** Most pipelined requests one worker runs in a row before handing the connection back. */
 	private static final int MAX_INLINE = 64;
-
-	private static final long LINGER_NANOS = 1_000_000_000L;
-
-	private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
 	private enum Phase {
 
@@ -82,25 +66,23 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 
 	private final SocketChannel channel;
 
-	private final ServerContext context;
+	private final ConnectionContext context;
 
 	private final ServerConfig config;
 
-	private final WorkerPool pool;
+	private final PoolEntry<RuntimeException> entry;
 
-	private final RequestParser parser;
+	private final WriteQueue writes;
 
 	private final ConnectionOutput out;
 
-	private final HttpExchange exchange;
+	private final RequestReader reader;
 
-	private final Object lock = new Object();
+	private final HttpExchange exchange;
 
 	// ---- selector thread only
 
 	private SelectionKey key;
-
-	private ByteBuffer in;
 
 	private Phase phase = Phase.READING;
 
@@ -113,42 +95,26 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	/** A pipelined request the worker found malformed, answered once the connection is back. */
 	private HttpParseException invalidNext;
 
-	/** Whether the parser runs on a worker (between pipelined exchanges) rather than the selector. */
-	private boolean parsingOnWorker;
+	/** The route of a pipelined request the worker parsed ahead and left for its own pool. */
+	private RouteMatch routed;
 
-	private RequestHead head;
-
-	private long headNanos;
-
-	private byte[] body;
-
-	private int bodyLength;
-
-	private boolean messageDone;
-
-	// ---- guarded by lock
-
-	private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
-
-	private int pendingBytes;
-
-	private boolean writeInterest;
-
-	private boolean closed;
-
-	private long lastWriteNanos;
-
-	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ServerContext context, WorkerPool pool)
-			throws IOException {
+	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context,
+			PoolEntry<RuntimeException> entry) throws IOException {
 		this.loop = loop;
 		this.channel = channel;
 		this.context = context;
 		this.config = context.config();
-		this.pool = pool;
-		this.parser = new RequestParser(this.config.limits(), this);
-		this.out = new ConnectionOutput(this::transmit, context.outputBuffers());
+		this.entry = entry;
+		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout());
+		this.out = new ConnectionOutput(this.writes::transmit, context.outputBuffers());
+		this.reader = new RequestReader(this.config, loop, this.writes, this.out);
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
 				(InetSocketAddress) channel.getLocalAddress(), () -> false);
+	}
+
+	/** Returns the selector loop that owns this connection. */
+	SelectorLoop loop() {
+		return this.loop;
 	}
 
 	/** Registers with the loop's selector; selector thread. */
@@ -160,7 +126,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			close();
 			return;
 		}
-		if (this.context.shuttingDown()) {
+		if (this.context.registry().shuttingDown()) {
 			close();
 			return;
 		}
@@ -195,15 +161,9 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	}
 
 	private void onReadable() {
-		if (this.in == null) {
-			this.in = this.loop.buffers().borrow();
-		}
-		ByteBuffer in = this.in;
 		int read;
 		try {
-			in.compact();
-			read = this.channel.read(in);
-			in.flip();
+			read = this.reader.fill(this.channel);
 		}
 		catch (IOException ex) {
 			close();
@@ -214,7 +174,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			return;
 		}
 		if (read == 0) {
-			releaseEmptyBuffer();
+			this.reader.releaseEmptyBuffer();
 			return;
 		}
 		long now = this.loop.now();
@@ -222,7 +182,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			setIdle(false);
 			this.deadline = now + this.config.headerTimeout().toNanos();
 		}
-		else if (this.head != null) {
+		else if (this.reader.head() != null) {
 			// a body arrives: the timeout bounds the gap between reads
 			this.deadline = now + this.config.headerTimeout().toNanos();
 		}
@@ -232,27 +192,23 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	/** Parses what is buffered; dispatches a complete request. Selector thread. */
 	private void processInput() {
 		try {
-			while (this.phase == Phase.READING && this.in != null && this.in.hasRemaining()) {
-				if (this.parser.parse(this.in) && this.messageDone) {
-					dispatch();
-					return;
-				}
+			if (this.reader.read()) {
+				dispatch();
+				return;
 			}
 		}
 		catch (HttpParseException ex) {
-			refuse(ex.status(), ex.reason(), 0, RequestEvent.INVALID);
+			refuse(ex.status(), ex.reason(), RequestEvent.INVALID);
 			return;
 		}
-		if (this.phase == Phase.READING) {
-			releaseEmptyBuffer();
-			if (this.parser.isIdle() && this.head == null && !this.idle) {
-				goIdle();
-			}
+		this.reader.releaseEmptyBuffer();
+		if (this.reader.isIdle() && !this.idle) {
+			goIdle();
 		}
 	}
 
 	private void goIdle() {
-		if (this.context.shuttingDown()) {
+		if (this.context.registry().shuttingDown()) {
 			close();
 			return;
 		}
@@ -260,35 +216,19 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		this.deadline = this.loop.now() + this.config.keepAliveTimeout().toNanos();
 	}
 
-	private void releaseInput() {
-		if (this.in != null) {
-			this.loop.buffers().release(this.in);
-			this.in = null;
-		}
-	}
-
-	private void releaseEmptyBuffer() {
-		if (this.in != null && !this.in.hasRemaining()) {
-			releaseInput();
-		}
-	}
-
+	/** Sends the complete request to its pool; selector thread. */
 	private void dispatch() {
 		this.phase = Phase.DISPATCHED;
-		RequestHead head = this.head;
-		RequestBody body = requestBody();
-		long start = this.headNanos;
+		RequestHead head = this.reader.head();
+		RequestBody body = this.reader.body();
+		long start = this.reader.headNanos();
 		long dispatched = this.loop.now();
-		// routing is cheap and decides the pool: a route pool's request never takes a default worker
-		RouteMatch match = this.exchange.route(head);
-		TaskPool routePool = this.context.routePool(match.pool());
-		TaskPool pool = (routePool != null) ? routePool : this.pool;
-		if (!pool.execute(() -> runExchanges(pool, head, body, start, dispatched, match))) {
-			boolean named = routePool != null;
-			this.context.rejected(named ? RejectReason.POOL_FULL : RejectReason.QUEUE_FULL);
-			refuse(Status.SERVICE_UNAVAILABLE_503,
-					named ? "Pool '" + match.pool() + "' is full" : "All workers are busy and the queue is full", 1,
-					RequestEvent.REJECTED);
+		// routed once: here, or on the worker that parsed it ahead and left it for its own pool
+		RouteMatch match = (this.routed != null) ? this.routed : this.exchange.route(head);
+		this.routed = null;
+		if (!this.exchange.dispatch(head, match, this.entry,
+				() -> runExchanges(head, body, start, dispatched, match))) {
+			closeAfterAnswer();
 		}
 	}
 
@@ -299,13 +239,12 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	 * selector per request. Reads nothing from the socket: the buffered input and the parser
 	 * belong to this worker until it hands the connection back.
 	 */
-	private void runExchanges(TaskPool pool, RequestHead head, RequestBody body, long start, long dispatched,
-			RouteMatch match) {
+	private void runExchanges(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
 		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
 		HttpParseException invalid = null;
 		for (int inline = 0; keep; inline++) {
 			try {
-				if (!parseAhead()) {
+				if (!this.reader.readAhead()) {
 					break;
 				}
 			}
@@ -313,69 +252,48 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 				invalid = ex;
 				break;
 			}
-			RouteMatch next = this.exchange.route(this.head);
-			if (inline == MAX_INLINE || this.context.routePool(next.pool()) != routePoolOf(pool)) {
+			RouteMatch next = this.exchange.route(this.reader.head());
+			if (inline == MAX_INLINE || !next.pool().equals(match.pool())) {
+				// the selector dispatches it to its own pool
+				this.routed = next;
 				break;
 			}
-			keep = this.exchange.run(this.head, requestBody(), this.headNanos, 0, next);
+			keep = this.exchange.run(this.reader.head(), this.reader.body(), this.reader.headNanos(), 0, next);
 		}
+		complete(keep, invalid);
+	}
+
+	/**
+	 * Ends a worker's turn with the connection: flushes the responses, gives the output buffer
+	 * back and hands the connection back to the selector. Any thread but the selector.
+	 * @param keep whether the connection carries another request
+	 * @param invalid a pipelined request found malformed, answered once the connection is back
+	 */
+	private void complete(boolean keep, HttpParseException invalid) {
+		boolean keepAlive = keep;
 		try {
 			this.out.flush();
 		}
 		catch (IOException ex) {
-			keep = false;
+			keepAlive = false;
 			this.out.discard();
 		}
 		this.out.release();
-		boolean keepAlive = keep;
-		HttpParseException error = invalid;
-		this.loop.execute(() -> afterExchange(keepAlive, error));
-	}
-
-	private TaskPool routePoolOf(TaskPool pool) {
-		return (pool == this.pool) ? null : pool;
-	}
-
-	private RequestBody requestBody() {
-		return (this.body != null) ? new BufferedBody(this.head, this.body, this.bodyLength) : RequestBody.EMPTY;
-	}
-
-	/**
-	 * Starts the next request and parses what is already buffered of it; on a worker, between
-	 * two exchanges of a kept connection.
-	 * @return whether a whole request was buffered
-	 */
-	private boolean parseAhead() throws HttpParseException {
-		this.parser.reset();
-		this.head = null;
-		this.body = null;
-		this.bodyLength = 0;
-		this.messageDone = false;
-		this.parsingOnWorker = true;
-		try {
-			while (this.in != null && this.in.hasRemaining()) {
-				if (this.parser.parse(this.in) && this.messageDone) {
-					return true;
-				}
-			}
-			return false;
-		}
-		finally {
-			this.parsingOnWorker = false;
-		}
+		boolean kept = keepAlive;
+		this.loop.execute(() -> afterExchange(kept, invalid));
 	}
 
 	/** The worker handed the connection back; selector thread. */
 	private void afterExchange(boolean keep, HttpParseException invalid) {
 		if (this.phase == Phase.CLOSED) {
 			// close() left the input buffer alone while the worker used it
-			releaseInput();
+			this.reader.releaseInput();
 			return;
 		}
 		this.keepAfterExchange = keep;
 		this.invalidNext = invalid;
 		this.phase = Phase.FLUSHING;
-		if (!hasPending()) {
+		if (!this.writes.hasPending()) {
 			resume();
 		}
 	}
@@ -385,8 +303,8 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 			// the client may still be sending (pipelined requests): closing with unread input
 			// resets the connection, which can destroy the response before the client reads it
 			this.phase = Phase.CLOSING;
-			this.deadline = this.loop.now() + LINGER_NANOS;
-			releaseInput();
+			this.deadline = this.loop.now() + Answers.LINGER_NANOS;
+			this.reader.releaseInput();
 			startLinger();
 			return;
 		}
@@ -396,14 +314,14 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		if (this.invalidNext != null) {
 			HttpParseException invalid = this.invalidNext;
 			this.invalidNext = null;
-			refuse(invalid.status(), invalid.reason(), 0, RequestEvent.INVALID);
+			refuse(invalid.status(), invalid.reason(), RequestEvent.INVALID);
 		}
-		else if (this.messageDone) {
+		else if (this.reader.messageDone()) {
 			dispatch();
 		}
 		else {
-			releaseEmptyBuffer();
-			if (this.parser.isIdle() && this.head == null) {
+			this.reader.releaseEmptyBuffer();
+			if (this.reader.isIdle()) {
 				goIdle();
 			}
 			else {
@@ -412,22 +330,28 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 	}
 
+	/** Answers a request the server refuses and closes after the answer; selector thread. */
+	private void refuse(Status status, String reason, String route) {
+		this.exchange.refuse(status, reason, 0, this.reader.head(), route);
+		closeAfterAnswer();
+	}
+
 	/**
-	 * Queues an error response and closes after it is written. Selector thread.
+	 * Queues the answer in the output, then closes once it is written and the client had a
+	 * moment to read it. Selector thread.
 	 */
-	private void refuse(Status status, String reason, int retryAfterSeconds, String route) {
+	private void closeAfterAnswer() {
 		this.phase = Phase.CLOSING;
-		this.exchange.refuse(status, reason, retryAfterSeconds, this.head, route);
 		try {
-			this.out.flushTo(this::enqueue);
+			this.out.flushTo(this.writes::enqueue);
 		}
 		catch (IOException ex) {
 			close();
 			return;
 		}
 		this.out.release();
-		this.deadline = this.loop.now() + LINGER_NANOS;
-		if (!hasPending()) {
+		this.deadline = this.loop.now() + Answers.LINGER_NANOS;
+		if (!this.writes.hasPending()) {
 			startLinger();
 		}
 	}
@@ -443,18 +367,9 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	}
 
 	private void discardInput() {
-		ByteBuffer scrap = this.loop.scratch();
 		try {
-			while (true) {
-				scrap.clear();
-				int n = this.channel.read(scrap);
-				if (n < 0) {
-					close();
-					return;
-				}
-				if (n == 0) {
-					return;
-				}
+			if (!this.loop.discardInput(this.channel)) {
+				close();
 			}
 		}
 		catch (IOException ex) {
@@ -462,126 +377,22 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 	}
 
-	// ---- writing
+	// ---- writing (selector thread)
 
-	private boolean hasPending() {
-		synchronized (this.lock) {
-			return this.pendingBytes > 0;
-		}
-	}
-
-	/**
-	 * Sends bytes from a worker: writes directly while the socket takes them, queues the rest,
-	 * and waits while more than {@link #HIGH_WATER} bytes are queued, so a slow reader costs
-	 * bounded memory. Fails when no byte could be written for {@code keep-alive.timeout}.
-	 */
-	private void transmit(byte[] bytes, int offset, int length) throws IOException {
-		int position = offset;
-		int end = offset + length;
-		while (position < end) {
-			int slice = Math.min(end - position, HIGH_WATER);
-			synchronized (this.lock) {
-				writeOrQueue(bytes, position, slice);
-				awaitBelowHighWater();
-			}
-			position += slice;
-		}
-	}
-
-	/** Queues bytes written by the selector thread (error responses); never waits. */
-	private void enqueue(byte[] bytes, int offset, int length) throws IOException {
-		synchronized (this.lock) {
-			writeOrQueue(bytes, offset, length);
-		}
-	}
-
-	private void writeOrQueue(byte[] bytes, int offset, int length) throws IOException {
-		// caller holds lock
-		if (this.closed) {
-			throw new ClosedChannelException();
-		}
-		int written = 0;
-		if (this.pending.isEmpty()) {
-			ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
-			while (buffer.hasRemaining() && this.channel.write(buffer) > 0) {
-				// keep writing while the socket takes bytes
-			}
-			written = buffer.position() - offset;
-		}
-		if (written < length) {
-			this.pending.addLast(ByteBuffer.wrap(Arrays.copyOfRange(bytes, offset + written, offset + length)));
-			this.pendingBytes += length - written;
-			this.lastWriteNanos = System.nanoTime();
-			if (!this.writeInterest) {
-				this.writeInterest = true;
-				this.loop.execute(this::enableWriteInterest);
-			}
-		}
-	}
-
-	private void awaitBelowHighWater() throws IOException {
-		// caller holds lock
-		long timeout = this.config.keepAliveTimeout().toNanos();
-		while (this.pendingBytes > HIGH_WATER && !this.closed) {
-			long waited = System.nanoTime() - this.lastWriteNanos;
-			if (waited >= timeout) {
-				throw new IOException("Write timed out: the client read nothing for " + this.config.keepAliveTimeout());
-			}
-			try {
-				long millis = Math.max(1, (timeout - waited) / 1_000_000);
-				this.lock.wait(millis);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IOException("Interrupted while waiting to write", ex);
-			}
-		}
-		if (this.closed) {
-			throw new ClosedChannelException();
-		}
-	}
-
-	private void enableWriteInterest() {
+	/** Watches the socket for writability: bytes wait in the write queue. */
+	private void watchWritable() {
 		if (this.key != null && this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() | SelectionKey.OP_WRITE);
 		}
 	}
 
 	private void onWritable() {
-		boolean drained;
-		synchronized (this.lock) {
-			try {
-				while (!this.pending.isEmpty()) {
-					ByteBuffer head = this.pending.peekFirst();
-					int written = this.channel.write(head);
-					if (written > 0) {
-						this.pendingBytes -= written;
-						this.lastWriteNanos = System.nanoTime();
-					}
-					if (head.hasRemaining()) {
-						break;
-					}
-					this.pending.pollFirst();
-				}
-			}
-			catch (IOException ex) {
-				this.closed = true;
-				this.lock.notifyAll();
-				drained = false;
-				this.pending.clear();
-				this.pendingBytes = 0;
-			}
-			drained = this.pending.isEmpty() && !this.closed;
-			if (this.pending.isEmpty()) {
-				this.writeInterest = false;
-			}
-			this.lock.notifyAll();
-		}
+		boolean drained = this.writes.flush();
 		if (this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_WRITE | (drained ? 0 : SelectionKey.OP_WRITE));
 		}
 		if (!drained) {
-			if (isClosedForWriting()) {
+			if (this.writes.isClosed()) {
 				close();
 			}
 			return;
@@ -591,12 +402,6 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 		else if (this.phase == Phase.CLOSING) {
 			startLinger();
-		}
-	}
-
-	private boolean isClosedForWriting() {
-		synchronized (this.lock) {
-			return this.closed;
 		}
 	}
 
@@ -619,22 +424,18 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		switch (this.phase) {
 			case READING -> {
 				if (now - this.deadline >= 0) {
-					if (this.idle || this.parser.isIdle() && this.head == null) {
+					if (this.idle || this.reader.isIdle()) {
 						close();
 					}
 					else {
-						refuse(Status.REQUEST_TIMEOUT_408, "Request not received within the header timeout", 0,
+						refuse(Status.REQUEST_TIMEOUT_408,
+								(this.reader.head() == null) ? Answers.HEAD_TIMEOUT : Answers.BODY_TIMEOUT,
 								RequestEvent.INVALID);
 					}
 				}
 			}
 			case FLUSHING, CLOSING -> {
-				boolean stalled;
-				synchronized (this.lock) {
-					stalled = this.pendingBytes > 0
-							&& now - this.lastWriteNanos >= this.config.keepAliveTimeout().toNanos();
-				}
-				if (stalled || (this.phase == Phase.CLOSING && now - this.deadline >= 0)) {
+				if (this.writes.stalled(now) || (this.phase == Phase.CLOSING && now - this.deadline >= 0)) {
 					close();
 				}
 			}
@@ -646,7 +447,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	private void setIdle(boolean idle) {
 		if (this.idle != idle) {
 			this.idle = idle;
-			this.context.idle(idle ? 1 : -1);
+			this.context.registry().idle(idle ? 1 : -1);
 		}
 	}
 
@@ -661,12 +462,7 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 		boolean dispatched = this.phase == Phase.DISPATCHED;
 		this.phase = Phase.CLOSED;
-		synchronized (this.lock) {
-			this.closed = true;
-			this.pending.clear();
-			this.pendingBytes = 0;
-			this.lock.notifyAll();
-		}
+		this.writes.close();
 		setIdle(false);
 		if (this.key != null) {
 			this.key.cancel();
@@ -679,10 +475,10 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 		}
 		if (!dispatched) {
 			// a worker may be parsing ahead in it; afterExchange releases it then
-			releaseInput();
+			this.reader.releaseInput();
 		}
 		this.loop.forget(this);
-		this.context.closed(this);
+		this.context.registry().closed(this);
 	}
 
 	@Override
@@ -694,52 +490,6 @@ final class EventLoopConnection implements RequestSink, TrackedConnection {
 	@Override
 	public void abort() {
 		this.loop.execute(this::close);
-	}
-
-	// ---- parser events (selector thread)
-
-	@Override
-	public boolean headComplete(RequestHead head) {
-		this.head = head;
-		// on the selector, the time the bytes were there to read
-		this.headNanos = this.parsingOnWorker ? System.nanoTime() : this.loop.now();
-		if (head.hasBody()) {
-			// grows as bytes arrive: a declared length alone allocates no more than this
-			long length = head.contentLength();
-			this.body = new byte[(int) Math.min((length > 0) ? length : 1024, INITIAL_BODY_BUFFER)];
-			if (head.expectContinue()) {
-				if (this.parsingOnWorker) {
-					// after the responses still buffered on this worker, in order
-					this.out.append(CONTINUE);
-				}
-				else {
-					try {
-						enqueue(CONTINUE, 0, CONTINUE.length);
-					}
-					catch (IOException ex) {
-						return false;
-					}
-				}
-			}
-		}
-		return false;
-	}
-
-	@Override
-	public boolean content(ByteBuffer content) {
-		int length = content.remaining();
-		if (this.bodyLength + length > this.body.length) {
-			this.body = Arrays.copyOf(this.body, Math.max(this.bodyLength + length, this.body.length * 2));
-		}
-		content.get(this.body, this.bodyLength, length);
-		this.bodyLength += length;
-		return false;
-	}
-
-	@Override
-	public boolean messageComplete() {
-		this.messageDone = true;
-		return true;
 	}
 
 }

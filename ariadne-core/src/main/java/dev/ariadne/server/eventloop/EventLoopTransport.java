@@ -1,165 +1,93 @@
 package dev.ariadne.server.eventloop;
 
 import java.io.IOException;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.time.Duration;
 
-import dev.ariadne.server.ServerConfig;
-import dev.ariadne.server.connection.ServerContext;
-import dev.ariadne.server.connection.Transport;
+import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.internal.Threads;
-import dev.ariadne.server.internal.WorkerPool;
-import dev.ariadne.server.stats.AcceptQueueProbe;
+import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.pool.WorkerPool;
+import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.transport.AbstractTransport;
 
 /**
  * The {@code event-loop} model: selector threads own every socket and hand only complete
  * requests to the worker pool, so an idle keep-alive connection costs no thread and no buffer.
- * An acceptor thread takes a connection permit before each accept and spreads connections over
- * the selector loops in turn.
+ * The acceptor spreads connections over the selector loops in turn.
  */
-public final class EventLoopTransport implements Transport {
-
-	private static final Logger logger = System.getLogger(EventLoopTransport.class.getName());
+public final class EventLoopTransport extends AbstractTransport<EventLoopConnection, WorkerPool> {
 
 	private static final int INPUT_BUFFER = 16 * 1024;
 
-	private final ServerContext context;
-
-	private final ServerConfig config;
-
-	private ServerSocketChannel serverChannel;
-
-	private WorkerPool pool;
+	/** The selector queues each request on its route's pool or on the workers, and goes on. */
+	private final PoolEntry<RuntimeException> entry = this::enter;
 
 	private SelectorLoop[] loops = new SelectorLoop[0];
 
 	private Thread[] loopThreads = new Thread[0];
 
-	private Thread acceptor;
-
-	private volatile boolean running;
+	/** The loop the next connection goes to; acceptor thread only. */
+	private int next;
 
 	/**
 	 * Creates the transport.
-	 * @param context the server's shared state
+	 * @param context what the server's connections share
 	 */
-	public EventLoopTransport(ServerContext context) {
-		this.context = context;
-		this.config = context.config();
+	public EventLoopTransport(ConnectionContext context) {
+		super(context, workerPool(context.config()));
 	}
 
 	@Override
-	public void start() throws IOException {
-		this.serverChannel = ServerSocketChannel.open();
-		this.serverChannel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-		this.serverChannel.bind(new InetSocketAddress(this.config.address(), this.config.port()),
-				this.config.acceptBacklog());
-		String name = this.config.name();
-		this.pool = new WorkerPool("default", this.config.minThreads(), this.config.maxThreads(),
-				this.config.queueCapacity(), Threads.named("ariadne-" + name + "-worker", true));
-		this.context.defaultPool(this.pool);
-		this.context.acceptQueue(new AcceptQueueProbe(localAddress(), this.config.acceptBacklog()));
+	protected void startThreads() throws IOException {
 		int count = this.config.selectors();
 		this.loops = new SelectorLoop[count];
 		this.loopThreads = new Thread[count];
 		for (int i = 0; i < count; i++) {
 			this.loops[i] = new SelectorLoop(INPUT_BUFFER);
-			this.loopThreads[i] = Threads.named("ariadne-" + name + "-selector-" + i, true).newThread(this.loops[i]);
+			this.loopThreads[i] = Threads.named("ariadne-" + this.config.name() + "-selector-" + i, true)
+				.newThread(this.loops[i]);
 			this.loopThreads[i].start();
 		}
-		this.running = true;
-		this.acceptor = Threads.named("ariadne-" + name + "-acceptor", false).newThread(this::acceptLoop);
-		this.acceptor.start();
 	}
 
-	private void acceptLoop() {
-		int next = 0;
-		while (this.running) {
-			try {
-				if (!this.context.acquirePermit(100)) {
-					continue;
-				}
-			}
-			catch (InterruptedException ex) {
-				break;
-			}
-			SocketChannel channel;
-			try {
-				channel = this.serverChannel.accept();
-			}
-			catch (IOException ex) {
-				this.context.releasePermit();
-				if (this.running) {
-					logger.log(Level.WARNING, "Accept failed", ex);
-				}
-				continue;
-			}
-			SelectorLoop loop = this.loops[next];
-			next = (next + 1) % this.loops.length;
-			try {
-				channel.configureBlocking(false);
-				channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-				EventLoopConnection connection = new EventLoopConnection(loop, channel, this.context, this.pool);
-				this.context.opened(connection);
-				loop.adopt(connection);
-			}
-			catch (IOException ex) {
-				this.context.releasePermit();
-				try {
-					channel.close();
-				}
-				catch (IOException ignored) {
-					// already failing
-				}
-			}
+	@Override
+	protected EventLoopConnection connect(SocketChannel channel) throws IOException {
+		SelectorLoop loop = this.loops[this.next];
+		this.next = (this.next + 1) % this.loops.length;
+		channel.configureBlocking(false);
+		return new EventLoopConnection(loop, channel, this.context, this.entry);
+	}
+
+	private RejectReason enter(TaskPool routePool, Runnable exchange) {
+		if (routePool != null) {
+			return routePool.execute(exchange) ? null : RejectReason.POOL_FULL;
+		}
+		return this.pool.execute(exchange) ? null : RejectReason.QUEUE_FULL;
+	}
+
+	@Override
+	protected void serve(EventLoopConnection connection) {
+		connection.loop().adopt(connection);
+	}
+
+	/** The loops close idle connections themselves: the drain cannot tell them from outside. */
+	@Override
+	protected void stopTaking() {
+		for (SelectorLoop loop : this.loops) {
+			loop.closeIdleConnections();
 		}
 	}
 
 	@Override
-	public InetSocketAddress localAddress() {
-		try {
-			ServerSocketChannel channel = this.serverChannel;
-			return (channel != null && channel.isOpen()) ? (InetSocketAddress) channel.getLocalAddress() : null;
+	protected void stopThreads() throws InterruptedException {
+		for (SelectorLoop loop : this.loops) {
+			loop.stop();
 		}
-		catch (IOException ex) {
-			return null;
+		for (Thread thread : this.loopThreads) {
+			thread.join(1000);
 		}
-	}
-
-	@Override
-	public boolean shutdown(Duration gracePeriod) {
-		this.context.beginShutdown();
-		this.running = false;
-		close();
-		try {
-			this.acceptor.join(1000);
-			for (SelectorLoop loop : this.loops) {
-				loop.closeIdleConnections();
-			}
-			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
-			this.context.shutdownRoutePools();
-			for (SelectorLoop loop : this.loops) {
-				loop.stop();
-			}
-			for (Thread thread : this.loopThreads) {
-				thread.join(1000);
-			}
-			this.pool.shutdownAndDrainQueue();
-			if (!this.pool.awaitTermination(1000)) {
-				this.pool.shutdownNow();
-			}
-			return drained;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.pool.shutdownNow();
-			return false;
-		}
+		super.stopThreads();
 	}
 
 	@Override
@@ -173,13 +101,11 @@ public final class EventLoopTransport implements Transport {
 
 	@Override
 	public void close() {
-		try {
-			if (this.serverChannel != null) {
-				this.serverChannel.close();
+		super.close();
+		for (SelectorLoop loop : this.loops) {
+			if (loop != null) {
+				loop.stop();
 			}
-		}
-		catch (IOException ex) {
-			logger.log(Level.DEBUG, "Closing the listening socket failed", ex);
 		}
 	}
 

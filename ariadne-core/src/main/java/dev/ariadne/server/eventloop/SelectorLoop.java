@@ -6,6 +6,7 @@ import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -79,8 +80,21 @@ final class SelectorLoop implements Runnable {
 		return this.buffers;
 	}
 
-	ByteBuffer scratch() {
-		return this.scratch;
+	/**
+	 * Reads and drops what a socket has to read, into this loop's scratch buffer; selector
+	 * thread.
+	 * @param channel the socket
+	 * @return {@code false} at the end of the stream
+	 * @throws IOException if the read failed
+	 */
+	boolean discardInput(SocketChannel channel) throws IOException {
+		while (true) {
+			this.scratch.clear();
+			int read = channel.read(this.scratch);
+			if (read <= 0) {
+				return read == 0;
+			}
+		}
 	}
 
 	/**

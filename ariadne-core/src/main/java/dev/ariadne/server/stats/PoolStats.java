@@ -1,5 +1,7 @@
 package dev.ariadne.server.stats;
 
+import java.util.List;
+
 /**
  * Live figures of one worker pool, read on demand (for example when metrics are scraped). Every
  * method is cheap, never blocks and may be called from any thread; figures read together are
@@ -46,6 +48,19 @@ public interface PoolStats {
 	 * @return the queue capacity
 	 */
 	int queueCapacity();
+
+	/**
+	 * Returns the threads doing the pool's work now, for a diagnosis that samples their states
+	 * and stacks: {@code blocking}, the workers owning a connection; {@code event-loop} and
+	 * route pools, the workers running a task; {@code virtual-threads}, the virtual threads of
+	 * the connections that are not idle (a request in flight, or one being read or waiting for
+	 * a permit). Walks the pool's threads, so call it at most about once a second, never on
+	 * the request path; a thread may finish its work while the list is being read.
+	 * @return the threads, empty when the pool cannot tell
+	 */
+	default List<Thread> workerThreads() {
+		return List.of();
+	}
 
 	/**
 	 * Returns the share of busy workers now.

@@ -1,5 +1,6 @@
 package dev.ariadne.server.stats;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -71,6 +72,14 @@ public interface ServerStats {
 	long rejected(RejectReason reason);
 
 	/**
+	 * Returns how often {@code accept()} failed on the listening socket since start, for one
+	 * cause. The acceptor gives back the connection permit and goes on accepting after each.
+	 * @param error the cause
+	 * @return the count
+	 */
+	long acceptErrors(AcceptError error);
+
+	/**
 	 * Returns the connections waiting in the kernel's accept queue of the listening socket now,
 	 * read from {@code /proc/net/tcp} and {@code /proc/net/tcp6}.
 	 * @return the depth, or empty where it cannot be read (not Linux, not started)
@@ -90,5 +99,27 @@ public interface ServerStats {
 	 * @return the count, or empty where it cannot be read
 	 */
 	OptionalLong acceptQueueOverflows();
+
+	/**
+	 * Returns how long the connections idle now have been idle, on average. Walks the open
+	 * connections, so call it at most about once a second, never on the request path.
+	 * @return the average, zero when no connection is idle or the model does not track it
+	 * ({@code event-loop}, where an idle connection holds no thread)
+	 */
+	default Duration averageIdleTime() {
+		return Duration.ZERO;
+	}
+
+	/**
+	 * Returns the worker time spent on each route of a pool since the server started, counted
+	 * as each exchange ends: from the worker taking the request to the response being handed
+	 * to the connection, without time spent waiting for a route pool. Counted only while the
+	 * server's diagnosis is on.
+	 * @param pool the pool's name
+	 * @return the routes that ran in the pool, empty when nothing is counted
+	 */
+	default List<RouteWork> routeWork(String pool) {
+		return List.of();
+	}
 
 }

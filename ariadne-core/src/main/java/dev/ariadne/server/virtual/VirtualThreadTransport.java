@@ -1,21 +1,19 @@
 package dev.ariadne.server.virtual;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.ariadne.server.ServerConfig;
-import dev.ariadne.server.connection.ServerContext;
+import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.ConnectionRegistry;
+import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.SocketConnection;
-import dev.ariadne.server.connection.SocketListener;
-import dev.ariadne.server.connection.Transport;
-import dev.ariadne.server.internal.Threads;
 import dev.ariadne.server.internal.VirtualThreads;
+import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.transport.SocketTransport;
 
 /**
  * The {@code virtual-threads} model: one virtual thread per connection, from accept to close,
@@ -24,69 +22,49 @@ import dev.ariadne.server.stats.RejectReason;
  * 503. Needs Java 21; the project compiles for 17, so virtual threads come from the one
  * reflective factory, {@link VirtualThreads}.
  */
-public final class VirtualThreadTransport implements Transport {
-
-	private final ServerContext context;
-
-	private final ServerConfig config;
-
-	private final Permits permits;
+public final class VirtualThreadTransport extends SocketTransport<VirtualThreadTransport.Permits> {
 
 	private final ThreadFactory virtualThreads;
 
-	private final SocketListener listener;
+	private final PoolEntry<InterruptedException> entry = this::enter;
 
 	/**
 	 * Creates the transport.
-	 * @param context the server's shared state
+	 * @param context what the server's connections share
 	 * @throws IllegalStateException if this JVM has no virtual threads (before Java 21)
 	 */
-	public VirtualThreadTransport(ServerContext context) {
-		this.context = context;
-		this.config = context.config();
+	public VirtualThreadTransport(ConnectionContext context) {
+		super(context,
+				new Permits(context.config().maxThreads(), context.config().queueCapacity(), context.registry()));
 		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
 				"ariadne.server.io-model=virtual-threads");
-		this.permits = new Permits(this.config.maxThreads(), this.config.queueCapacity());
-		this.listener = new SocketListener(context, this.permits, () -> false, this::handOff);
 	}
 
 	@Override
-	public void start() throws IOException {
-		this.context.defaultPool(this.permits);
-		this.listener.start(Threads.named("ariadne-" + this.config.name() + "-acceptor", false));
+	protected PoolEntry<InterruptedException> entry() {
+		return this.entry;
 	}
 
-	private void handOff(SocketConnection connection) {
+	/** A request runs once it has a permit; the permit is held while its route pool runs it. */
+	private RejectReason enter(TaskPool routePool, Runnable exchange) throws InterruptedException {
+		if (!this.pool.enter()) {
+			return RejectReason.QUEUE_FULL;
+		}
+		try {
+			return runHereOrWait(routePool, exchange);
+		}
+		finally {
+			this.pool.exit();
+		}
+	}
+
+	@Override
+	protected void serve(SocketConnection connection) {
 		this.virtualThreads.newThread(connection::serve).start();
 	}
 
-	@Override
-	public InetSocketAddress localAddress() {
-		return this.listener.localAddress();
-	}
-
-	@Override
-	public boolean shutdown(Duration gracePeriod) {
-		this.context.beginShutdown();
-		try {
-			this.listener.stop();
-			boolean drained = this.context.drainConnections(gracePeriod.toMillis());
-			this.context.shutdownRoutePools();
-			return drained;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	@Override
-	public void close() {
-		this.listener.close();
-	}
-
 	/** The in-flight limit: permits are the "workers" of this model. */
-	private final class Permits implements SocketConnection.Gate, PoolStats {
+	static final class Permits implements PoolStats {
 
 		private final int max;
 
@@ -96,34 +74,34 @@ public final class VirtualThreadTransport implements Transport {
 
 		private final AtomicInteger waiting = new AtomicInteger();
 
-		Permits(int max, int queueCapacity) {
+		private final ConnectionRegistry connections;
+
+		Permits(int max, int queueCapacity, ConnectionRegistry connections) {
 			this.max = max;
 			this.queueCapacity = queueCapacity;
+			this.connections = connections;
 			this.semaphore = new Semaphore(max, true);
 		}
 
-		@Override
-		public long enter() throws InterruptedException {
+		/** Waits for a permit; {@code false} when too many requests wait already. */
+		boolean enter() throws InterruptedException {
 			if (this.semaphore.tryAcquire()) {
-				return 0;
+				return true;
 			}
 			if (this.waiting.incrementAndGet() > this.queueCapacity) {
 				this.waiting.decrementAndGet();
-				VirtualThreadTransport.this.context.rejected(RejectReason.QUEUE_FULL);
-				return -1;
+				return false;
 			}
-			long start = System.nanoTime();
 			try {
 				this.semaphore.acquire();
 			}
 			finally {
 				this.waiting.decrementAndGet();
 			}
-			return System.nanoTime() - start;
+			return true;
 		}
 
-		@Override
-		public void exit() {
+		void exit() {
 			this.semaphore.release();
 		}
 
@@ -150,6 +128,13 @@ public final class VirtualThreadTransport implements Transport {
 		@Override
 		public int queueCapacity() {
 			return this.queueCapacity;
+		}
+
+		@Override
+		public List<Thread> workerThreads() {
+			// the connections' own threads: those waiting for a permit or reading a request
+			// are among them, and a diagnosis tells them apart by where they wait
+			return this.connections.activeConnectionThreads();
 		}
 
 	}

@@ -1,0 +1,423 @@
+package dev.ariadne;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.ariadne.server.Handler;
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.Middleware;
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.ConnectionRegistry;
+import dev.ariadne.server.connection.RequestEvents;
+import dev.ariadne.server.pool.RoutePools;
+import dev.ariadne.server.diagnosis.Diagnosis;
+import dev.ariadne.server.routing.FallbackPools;
+import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.routing.Router;
+import dev.ariadne.server.stats.RequestListener;
+import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.transport.Transport;
+
+/**
+ * An HTTP/1.1 server: one listening socket, served by the configured {@link IoModel}.
+ *
+ * <pre>{@code
+ * AriadneServer server = AriadneServer.builder(ServerConfig.builder().port(8080).build())
+ *         .route(Route.get("/", (request, response) -> response.send("Hello")))
+ *         .build();
+ * server.start();
+ * }</pre>
+ *
+ * <p>While running, the server owns at least one non-daemon thread (its acceptor or a selector),
+ * so a JVM whose main thread has returned keeps serving until the server stops.
+ * {@link #start()}, {@link #shutdownGracefully()} and {@link #stop()} may be called from any
+ * thread; each takes effect once.
+ */
+public final class AriadneServer implements AutoCloseable {
+
+	private static final String VERSION = readVersion();
+
+	private final ServerConfig config;
+
+	private final Router router;
+
+	private final ConnectionRegistry registry;
+
+	private final Transport transport;
+
+	private final ServerStats stats;
+
+	private final Diagnosis diagnosis;
+
+	private final Object lifecycle = new Object();
+
+	private State state = State.NEW;
+
+	private enum State {
+
+		NEW, RUNNING, DRAINING, STOPPED
+
+	}
+
+	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis) {
+		checkRoutePools(config, router);
+		this.config = config;
+		this.router = router;
+		this.registry = new ConnectionRegistry(config.maxConnections());
+		RoutePools routePools = new RoutePools(config);
+		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
+		this.transport = Transports.create(new ConnectionContext(config, router, this.registry, routePools, events));
+		this.stats = new StatsView(config, this.registry, routePools, this.transport, events);
+		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
+	}
+
+	/** Every pool a route may run in: the model's own, then the route pools. */
+	private static List<String> poolNames(ServerConfig config) {
+		List<String> names = new ArrayList<>();
+		names.add(Route.DEFAULT_POOL);
+		names.addAll(config.pools().keySet());
+		return names;
+	}
+
+	private static void checkRoutePools(ServerConfig config, Router router) {
+		for (Route route : router.routes()) {
+			if (!Route.DEFAULT_POOL.equals(route.pool()) && !config.pools().containsKey(route.pool())) {
+				throw new IllegalArgumentException("Route " + route.method() + " " + route.template() + " runs in pool '"
+						+ route.pool() + "', which is not configured (ariadne.server.pools." + route.pool() + ".threads)");
+			}
+		}
+	}
+
+	private static String readVersion() {
+		try (InputStream in = AriadneServer.class.getResourceAsStream("version.properties")) {
+			Properties properties = new Properties();
+			if (in != null) {
+				properties.load(in);
+			}
+			return properties.getProperty("version", "unknown");
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * Returns Ariadne's version.
+	 * @return the version, for example {@code 0.1.0}, or {@code unknown}
+	 */
+	public static String version() {
+		return VERSION;
+	}
+
+	/**
+	 * Returns a builder for a server with the given configuration.
+	 * @param config the configuration
+	 * @return a new builder
+	 */
+	public static Builder builder(ServerConfig config) {
+		return new Builder(config);
+	}
+
+	/**
+	 * Binds the listening socket and starts serving.
+	 * @throws UncheckedIOException if the address cannot be bound, naming the address
+	 * @throws IllegalStateException if the server was already started
+	 */
+	public void start() {
+		synchronized (this.lifecycle) {
+			if (this.state != State.NEW) {
+				throw new IllegalStateException("Server '" + this.config.name() + "' was already started");
+			}
+			try {
+				this.transport.start();
+			}
+			catch (IOException ex) {
+				this.transport.close();
+				this.state = State.STOPPED;
+				throw new UncheckedIOException("Ariadne could not listen on " + describeBind() + ": " + ex.getMessage(),
+						ex);
+			}
+			this.state = State.RUNNING;
+			if (this.diagnosis != null) {
+				this.diagnosis.start();
+			}
+		}
+	}
+
+	private String describeBind() {
+		ServerConfig config = this.config;
+		String host = (config.address() != null) ? config.address().getHostAddress() : "*";
+		return host + ":" + config.port() + " (ariadne.server.address/port)";
+	}
+
+	/**
+	 * Stops accepting, closes idle connections, lets requests in flight finish (answered with
+	 * {@code Connection: close}) for up to {@code shutdown.grace-period}, then closes whatever
+	 * is left. Blocks until done.
+	 * @return whether every connection finished within the grace period
+	 */
+	public boolean shutdownGracefully() {
+		return shutdownGracefully(this.config.shutdownGracePeriod());
+	}
+
+	/**
+	 * Shuts down gracefully with the given grace period.
+	 * @param gracePeriod how long requests in flight may take to finish
+	 * @return whether every connection finished within the grace period
+	 */
+	public boolean shutdownGracefully(Duration gracePeriod) {
+		synchronized (this.lifecycle) {
+			if (this.state != State.RUNNING) {
+				return this.state != State.DRAINING;
+			}
+			this.state = State.DRAINING;
+		}
+		stopDiagnosis();
+		try {
+			return this.transport.shutdown(gracePeriod);
+		}
+		finally {
+			synchronized (this.lifecycle) {
+				this.state = State.STOPPED;
+			}
+		}
+	}
+
+	/**
+	 * Stops now: closes the listening socket and every connection, requests in flight
+	 * included. During a graceful shutdown, cuts it short.
+	 */
+	public void stop() {
+		synchronized (this.lifecycle) {
+			State previous = this.state;
+			if (previous == State.DRAINING) {
+				this.registry.forceClose();
+				return;
+			}
+			this.state = State.STOPPED;
+			if (previous != State.RUNNING) {
+				return;
+			}
+		}
+		stopDiagnosis();
+		this.transport.shutdown(Duration.ZERO);
+	}
+
+	private void stopDiagnosis() {
+		if (this.diagnosis != null) {
+			this.diagnosis.stop();
+		}
+	}
+
+	/**
+	 * Same as {@link #stop()}.
+	 */
+	@Override
+	public void close() {
+		stop();
+	}
+
+	/**
+	 * Returns whether the server is serving.
+	 * @return whether started and not yet stopped
+	 */
+	public boolean isRunning() {
+		synchronized (this.lifecycle) {
+			return this.state == State.RUNNING;
+		}
+	}
+
+	/**
+	 * Returns the port the server listens on, which is the configured one unless that was 0.
+	 * @return the bound port
+	 * @throws IllegalStateException if the server has not been started
+	 */
+	public int port() {
+		return localAddress().getPort();
+	}
+
+	/**
+	 * Returns the address the server listens on.
+	 * @return the bound address
+	 * @throws IllegalStateException if the server has not been started
+	 */
+	public InetSocketAddress localAddress() {
+		InetSocketAddress address = this.transport.localAddress();
+		if (address == null) {
+			throw new IllegalStateException("Server '" + this.config.name() + "' is not started");
+		}
+		return address;
+	}
+
+	/**
+	 * Returns the live statistics of this server.
+	 * @return the statistics, readable from any thread at any time
+	 */
+	public ServerStats stats() {
+		return this.stats;
+	}
+
+	/**
+	 * Returns the diagnosis that says why this server's pools are starved and what to change,
+	 * evaluated once a second while the server runs.
+	 * @return the diagnosis, empty when it was turned off ({@link Builder#diagnosis(boolean)})
+	 */
+	public Optional<Diagnosis> diagnosis() {
+		return Optional.ofNullable(this.diagnosis);
+	}
+
+	/**
+	 * Returns the configuration.
+	 * @return the configuration
+	 */
+	public ServerConfig config() {
+		return this.config;
+	}
+
+	/**
+	 * Returns the router.
+	 * @return the router
+	 */
+	public Router router() {
+		return this.router;
+	}
+
+	/**
+	 * Returns the pooled buffers the transport's connections hold, for leak checks in tests.
+	 * @return the borrowed buffers, 0 for the models that pool none
+	 */
+	int borrowedBuffers() {
+		return this.transport.borrowedBuffers();
+	}
+
+	@Override
+	public String toString() {
+		return "AriadneServer[" + this.config.name() + ", " + this.config.ioModel() + "]";
+	}
+
+	/**
+	 * Collects what a server serves.
+	 */
+	public static final class Builder {
+
+		private final ServerConfig config;
+
+		private final Router.Builder router = Router.builder();
+
+		private final List<RequestListener> listeners = new ArrayList<>();
+
+		private boolean diagnosis = true;
+
+		private Builder(ServerConfig config) {
+			this.config = Objects.requireNonNull(config, "config");
+		}
+
+		/**
+		 * Adds a route.
+		 * @param route the route
+		 * @return this builder
+		 */
+		public Builder route(Route route) {
+			this.router.route(route);
+			return this;
+		}
+
+		/**
+		 * Adds routes.
+		 * @param routes the routes
+		 * @return this builder
+		 */
+		public Builder routes(Iterable<Route> routes) {
+			routes.forEach(this.router::route);
+			return this;
+		}
+
+		/**
+		 * Adds a middleware after those already added.
+		 * @param middleware the middleware
+		 * @return this builder
+		 */
+		public Builder middleware(Middleware middleware) {
+			this.router.middleware(middleware);
+			return this;
+		}
+
+		/**
+		 * Sets the handler for requests that no route matches, such as a servlet container:
+		 * routes keep precedence, and the requests the router would answer 404 or 405 go to
+		 * the fallback instead, run by the pool that {@code pools} picks. A pool name that is
+		 * not configured ({@code ariadne.server.pools.<name>}) runs the request in the default
+		 * pool and is logged once.
+		 * @param handler the fallback handler; it reports its route value with
+		 * {@link Request#route(String)}
+		 * @param pools picks the pool per request, before the request is handed to a worker
+		 * @return this builder
+		 */
+		public Builder fallback(Handler handler, FallbackPools pools) {
+			this.router.fallback(handler, checkedPools(Objects.requireNonNull(pools, "pools"), this.config));
+			return this;
+		}
+
+		private static FallbackPools checkedPools(FallbackPools pools, ServerConfig config) {
+			Set<String> reported = ConcurrentHashMap.newKeySet();
+			return (method, path) -> {
+				String pool = pools.pool(method, path);
+				if (pool == null || Route.DEFAULT_POOL.equals(pool) || config.pools().containsKey(pool)) {
+					return (pool != null) ? pool : Route.DEFAULT_POOL;
+				}
+				if (reported.add(pool)) {
+					System.getLogger(AriadneServer.class.getName())
+						.log(System.Logger.Level.WARNING, "Fallback requests picked pool '" + pool
+								+ "', which is not configured (ariadne.server.pools." + pool
+								+ ".threads); running them in the default pool");
+				}
+				return Route.DEFAULT_POOL;
+			};
+		}
+
+		/**
+		 * Adds a listener told about every finished exchange.
+		 * @param listener the listener
+		 * @return this builder
+		 */
+		public Builder requestListener(RequestListener listener) {
+			this.listeners.add(Objects.requireNonNull(listener, "listener"));
+			return this;
+		}
+
+		/**
+		 * Sets whether the server runs its {@link Diagnosis} (on by default): an evaluation a
+		 * second on a thread of its own, and one add per exchange to count worker time per
+		 * route ({@code ariadne.server.diagnosis.enabled}).
+		 * @param enabled whether to diagnose
+		 * @return this builder
+		 */
+		public Builder diagnosis(boolean enabled) {
+			this.diagnosis = enabled;
+			return this;
+		}
+
+		/**
+		 * Builds the server, not yet started.
+		 * @return the server
+		 * @throws IllegalArgumentException if routes conflict
+		 * @throws IllegalStateException if the I/O model cannot run on this JVM
+		 */
+		public AriadneServer build() {
+			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis);
+		}
+
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.ariadne.server.connection;
+
+import java.nio.charset.StandardCharsets;
+
+import dev.ariadne.http.Status;
+import dev.ariadne.server.internal.DateClock;
+
+/**
+ * Every answer the server chooses itself, encoded in one place and the same in every model: the
+ * refusals (400, 408, 413, 414, 417, 431, 501, 503, 505), the 500 of a failed handler, and the
+ * interim {@code 100 Continue}; with the texts and limits that go with them.
+ *
+ * <p>An answer the server chooses is plain text ({@code reason} and a line feed), carries
+ * {@code Date}, {@code Content-Length} and {@code Connection: close}, and the connection closes
+ * after it. A connection that closes while the client may still be sending lingers first:
+ * closing with unread input resets the connection, which can destroy the answer before the
+ * client reads it.
+ */
+public final class Answers {
+
+	/** The interim answer to {@code Expect: 100-continue}, sent when the body is wanted. */
+	public static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+	/** How long a closing connection discards what the client still sends: one second. */
+	public static final long LINGER_NANOS = 1_000_000_000L;
+
+	/** Most bytes a closing connection discards while it lingers. */
+	public static final int LINGER_BYTES = 64 * 1024;
+
+	/** The default pool's workers and queue are all taken (503). */
+	public static final String QUEUE_FULL = "All workers are busy and the queue is full";
+
+	/** A connection that waited for a worker when the server began to shut down (503). */
+	public static final String SHUTTING_DOWN = "Server is shutting down";
+
+	/** A request head not complete within {@code request.header-timeout} (408). */
+	public static final String HEAD_TIMEOUT = "Request head not received within the header timeout";
+
+	/** A pause inside a request body longer than {@code request.header-timeout} (408). */
+	public static final String BODY_TIMEOUT = "Request body not received within the header timeout";
+
+	/** A handler that failed before its response was committed (500). */
+	static final String HANDLER_FAILED = "Internal Server Error";
+
+	/** A request in authority-form: the server is no proxy (501). */
+	static final String CONNECT_UNSUPPORTED = "CONNECT is not supported";
+
+	/** A request path with a malformed percent-escape (400). */
+	static final String MALFORMED_PATH = "Malformed percent-encoding in the request path";
+
+	private static final String CONTENT_TYPE = "Content-Type: text/plain; charset=utf-8\r\n";
+
+	private Answers() {
+	}
+
+	/**
+	 * Returns the reason of a 503 for a full route pool.
+	 * @param pool the pool's name
+	 * @return the reason
+	 */
+	static String poolFull(String pool) {
+		return "Pool '" + pool + "' is full";
+	}
+
+	/**
+	 * Appends an answer to a connection's output.
+	 * @param out the output
+	 * @param clock the {@code Date} clock
+	 * @param status the status
+	 * @param reason the body, plain text, safe to echo
+	 * @param retryAfterSeconds a {@code Retry-After} value, or 0 for none
+	 * @param headRequest whether the request was {@code HEAD}: the body is left out
+	 */
+	static void write(ConnectionOutput out, DateClock clock, Status status, String reason, int retryAfterSeconds,
+			boolean headRequest) {
+		byte[] body = (reason + "\n").getBytes(StandardCharsets.UTF_8);
+		out.append(StatusLines.of(status));
+		out.append(clock.headerLine());
+		out.append(CONTENT_TYPE);
+		if (retryAfterSeconds > 0) {
+			out.append("Retry-After: ");
+			out.appendDecimal(retryAfterSeconds);
+			out.appendCrlf();
+		}
+		out.append("Content-Length: ");
+		out.appendDecimal(body.length);
+		out.append("\r\nConnection: close\r\n\r\n");
+		if (!headRequest) {
+			out.append(body);
+		}
+	}
+
+}

@@ -1,0 +1,105 @@
+package dev.ariadne.server.connection;
+
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.internal.ByteArrayPool;
+import dev.ariadne.server.internal.DateClock;
+import dev.ariadne.server.pool.RoutePools;
+import dev.ariadne.server.routing.Router;
+
+/**
+ * What every connection of one server shares, as parts with one job each: the configuration,
+ * the router, the {@link ConnectionRegistry} (permits, counts, shutdown state), the route pools,
+ * the request listeners, the {@code Date} clock and the pool of response buffers. Immutable;
+ * any thread.
+ */
+public final class ConnectionContext {
+
+	private final ServerConfig config;
+
+	private final Router router;
+
+	private final ConnectionRegistry registry;
+
+	private final RoutePools routePools;
+
+	private final RequestEvents events;
+
+	private final DateClock clock = new DateClock();
+
+	/** Response buffers, borrowed per exchange: 8 KiB each, at most 256 kept (2 MiB). */
+	private final ByteArrayPool outputBuffers = new ByteArrayPool(8192, 256);
+
+	/**
+	 * Creates the shared parts of a server's connections.
+	 * @param config the configuration
+	 * @param router the router
+	 * @param registry the open connections and their counts
+	 * @param routePools the route pools
+	 * @param events the request listeners
+	 */
+	public ConnectionContext(ServerConfig config, Router router, ConnectionRegistry registry, RoutePools routePools,
+			RequestEvents events) {
+		this.config = config;
+		this.router = router;
+		this.registry = registry;
+		this.routePools = routePools;
+		this.events = events;
+	}
+
+	/**
+	 * Returns the configuration.
+	 * @return the configuration
+	 */
+	public ServerConfig config() {
+		return this.config;
+	}
+
+	/**
+	 * Returns the router.
+	 * @return the router
+	 */
+	public Router router() {
+		return this.router;
+	}
+
+	/**
+	 * Returns the open connections, their permits and counts.
+	 * @return the registry
+	 */
+	public ConnectionRegistry registry() {
+		return this.registry;
+	}
+
+	/**
+	 * Returns the route pools.
+	 * @return the route pools
+	 */
+	public RoutePools routePools() {
+		return this.routePools;
+	}
+
+	/**
+	 * Returns the request listeners.
+	 * @return the listeners
+	 */
+	public RequestEvents events() {
+		return this.events;
+	}
+
+	/**
+	 * Returns the shared {@code Date} header clock.
+	 * @return the clock
+	 */
+	public DateClock clock() {
+		return this.clock;
+	}
+
+	/**
+	 * Returns the pool of response buffers shared by the server's connections.
+	 * @return the pool
+	 */
+	public ByteArrayPool outputBuffers() {
+		return this.outputBuffers;
+	}
+
+}

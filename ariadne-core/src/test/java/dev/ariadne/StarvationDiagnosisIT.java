@@ -1,0 +1,331 @@
+package dev.ariadne;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import com.example.shop.Inventory;
+import com.example.shop.Pricing;
+import com.example.shop.Reports;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.diagnosis.Advice;
+import dev.ariadne.server.diagnosis.Cause;
+import dev.ariadne.server.diagnosis.Diagnosis;
+import dev.ariadne.server.diagnosis.Verdict;
+import dev.ariadne.server.routing.Route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Each cause of starvation, induced over real sockets: the diagnosis names it, with its evidence
+ * and advice, within 10 s, and says {@code ok} within 10 s of its removal. The application's
+ * code lives in {@code com.example.shop}, so that its frames are an application's. A waiting
+ * handler is diagnosed in every model, virtual threads included.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StarvationDiagnosisIT {
+
+	private static final Duration WITHIN = Duration.ofSeconds(10);
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	private AriadneServer server;
+
+	@AfterEach
+	void cleanUp() throws Exception {
+		for (AutoCloseable resource : this.resources) {
+			resource.close();
+		}
+		if (this.server != null) {
+			this.server.stop();
+		}
+	}
+
+	@Test
+	void idleKeepAliveConnectionsPinningBlockingWorkersAdviseTheEventLoop() throws IOException {
+		start(IoModel.BLOCKING, (config) -> config.maxThreads(4).keepAliveReleaseThreshold(1.0),
+				Route.get("/", (request, response) -> response.send("Hello")));
+		List<RawClient> clients = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			RawClient client = track(RawClient.connect(this.server.port()));
+			client.send("GET / HTTP/1.1\r\nHost: idle\r\n\r\n");
+			clients.add(client);
+		}
+		Verdict verdict = awaitCause(Cause.IDLE_KEEP_ALIVE);
+		assertThat(verdict.evidence()).startsWith("4 of 4 workers own connections idle between requests")
+			.endsWith("4 connections waiting for a worker");
+		assertThat(verdict.advice()).extracting(Advice::property).contains("ariadne.server.io-model");
+		clients.forEach(RawClient::close);
+		awaitOk();
+	}
+
+	@Test
+	void handlersComputingOnEveryWorkerAreCpuBoundAndGetNoThreadAdvice() throws Exception {
+		start(IoModel.EVENT_LOOP, (config) -> config.maxThreads(4),
+				Route.get("/", (request, response) -> response.send("Hello")),
+				Route.get("/quote", (request, response) -> response.send(Long.toString(Pricing.quote(20)))));
+		Load load = track(new Load(this.server.port(), "/quote", 12));
+		Verdict verdict = awaitCause(Cause.CPU_BOUND);
+		assertThat(verdict.evidence()).contains("workers run handler code (RUNNABLE, mostly in com.example.shop.Pricing.quote)");
+		assertThat(verdict.advice()).extracting(Advice::property)
+			.contains("instances", "ariadne.server.pools.quote.threads", "ariadne.server.routes[/quote].pool")
+			.doesNotContain("ariadne.server.threads.max");
+		load.close();
+		awaitOk();
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void handlersWaitingOnASemaphoreAreBlockedDownstreamNamingTheFrame(IoModel model) throws IOException {
+		Inventory inventory = new Inventory();
+		start(model, (config) -> config.maxThreads(4),
+				Route.get("/stock", (request, response) -> response.send(inventory.reserve())));
+		List<RawClient> clients = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			RawClient client = track(RawClient.connect(this.server.port(), WITHIN));
+			client.send("GET /stock HTTP/1.1\r\nHost: shop\r\n\r\n");
+			clients.add(client);
+		}
+		Verdict verdict = awaitCause(Cause.BLOCKED_DOWNSTREAM);
+		String waiting = (model == IoModel.BLOCKING) ? "connections" : "requests";
+		assertThat(verdict.evidence()).isEqualTo("4 of 4 workers wait (WAITING) in Semaphore.acquire called from "
+				+ "com.example.shop.Inventory.reserve; 4 " + waiting + " waiting for a worker");
+		assertThat(verdict.advice().get(0).property()).isEqualTo("com.example.shop.Inventory.reserve");
+		inventory.open();
+		for (RawClient client : clients) {
+			AbstractProtocolIT.assertOk(client.read(), "reserved");
+		}
+		awaitOk();
+	}
+
+	@Test
+	void blockingWorkersWritingToClientsThatReadSlowlyAreSlowClients() throws Exception {
+		byte[] chunk = new byte[64 * 1024];
+		start(IoModel.BLOCKING, (config) -> config.maxThreads(4).keepAliveTimeout(Duration.ofSeconds(30)),
+				Route.get("/export", (request, response) -> {
+					try (OutputStream body = response.outputStream()) {
+						for (int i = 0; i < 512; i++) {
+							body.write(chunk);
+						}
+					}
+				}));
+		SlowReaders readers = track(new SlowReaders(this.server.port(), 6));
+		Verdict verdict = awaitCause(Cause.SLOW_CLIENTS);
+		assertThat(verdict.evidence()).startsWith("4 of 4 workers are held by slow clients: 4 writing a response")
+			.endsWith("2 connections waiting for a worker");
+		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
+			.contains(tuple("ariadne.server.io-model", "event-loop"));
+		readers.close();
+		awaitOk();
+	}
+
+	@Test
+	void oneRouteTakingTheWorkersWhileLightRoutesWaitIsAHotRouteNamedWithAPool() throws Exception {
+		start(IoModel.EVENT_LOOP, (config) -> config.maxThreads(4),
+				Route.get("/", (request, response) -> response.send("Hello")),
+				Route.get("/report", (request, response) -> response.send(Reports.build(150))));
+		Load light = track(new Load(this.server.port(), "/", 4));
+		Load heavy = track(new Load(this.server.port(), "/report", 8));
+		Verdict verdict = awaitCause(Cause.HOT_ROUTE);
+		assertThat(verdict.evidence()).startsWith("/report took ").contains("of the worker time of pool 'default'");
+		assertThat(verdict.advice()).extracting(Advice::property)
+			.containsExactly("ariadne.server.pools.report.threads", "ariadne.server.routes[/report].pool");
+		heavy.close();
+		awaitOk();
+		assertThat(light.exchanges()).isPositive();
+	}
+
+	@Test
+	void clientsQueuedInTheKernelAtMaxConnectionsAreConnectionLimit() throws IOException {
+		assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "the accept queue is read from /proc (Linux)");
+		start(IoModel.EVENT_LOOP, (config) -> config.maxConnections(4),
+				Route.get("/", (request, response) -> response.send("Hello")));
+		List<RawClient> open = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			RawClient client = track(RawClient.connect(this.server.port()));
+			AbstractProtocolIT.assertOk(client.exchange("GET / HTTP/1.1\r\nHost: limit\r\n\r\n"), "Hello");
+			open.add(client);
+		}
+		for (int i = 0; i < 3; i++) {
+			Socket socket = track(new Socket());
+			socket.connect(new InetSocketAddress(RawClient.LOOPBACK, this.server.port()), 5000);
+		}
+		Verdict verdict = awaitCause(Cause.CONNECTION_LIMIT);
+		assertThat(verdict.evidence()).isEqualTo("4 of 4 connections open (max-connections reached); 3 clients "
+				+ "waiting in the kernel's accept queue");
+		assertThat(verdict.advice()).extracting(Advice::property).contains("ariadne.server.max-connections");
+		open.forEach(RawClient::close);
+		awaitOk();
+	}
+
+	// ---- helpers
+
+	private void start(IoModel model, java.util.function.UnaryOperator<ServerConfig.Builder> config, Route... routes) {
+		this.server = Servers.start(model, config, routes);
+		assertThat(this.server.diagnosis()).as("the diagnosis is on by default").isPresent();
+	}
+
+	private Diagnosis diagnosis() {
+		return this.server.diagnosis().orElseThrow();
+	}
+
+	private Verdict awaitCause(Cause cause) {
+		return await((verdict) -> verdict.cause() == cause, "cause " + cause);
+	}
+
+	private void awaitOk() {
+		await((verdict) -> !verdict.starved(), "ok");
+	}
+
+	private Verdict await(Predicate<Verdict> condition, String what) {
+		Await.until(WITHIN, () -> diagnosis().verdict("default").filter(condition).isPresent(),
+				() -> "waiting for " + what + "; verdict " + diagnosis().verdict("default").orElse(null));
+		return diagnosis().verdict("default").orElseThrow();
+	}
+
+	private <T extends AutoCloseable> T track(T resource) {
+		this.resources.add(resource);
+		return resource;
+	}
+
+	/**
+	 * Clients that each send a request on a keep-alive connection, read the answer and send the
+	 * next, until closed; a failed connection is replaced.
+	 */
+	static final class Load implements AutoCloseable {
+
+		private final List<Thread> threads = new ArrayList<>();
+
+		private final java.util.concurrent.atomic.AtomicLong exchanges = new java.util.concurrent.atomic.AtomicLong();
+
+		private volatile boolean running = true;
+
+		Load(int port, String path, int clients) {
+			String request = "GET " + path + " HTTP/1.1\r\nHost: load\r\n\r\n";
+			for (int i = 0; i < clients; i++) {
+				Thread thread = new Thread(() -> loop(port, request), "load-" + path + "-" + i);
+				thread.setDaemon(true);
+				this.threads.add(thread);
+				thread.start();
+			}
+		}
+
+		private void loop(int port, String request) {
+			while (this.running) {
+				try (RawClient client = RawClient.connect(port, Duration.ofSeconds(30))) {
+					while (this.running) {
+						client.exchange(request);
+						this.exchanges.incrementAndGet();
+					}
+				}
+				catch (IOException ex) {
+					// the server closed it (a shutdown, a timeout): open another
+				}
+			}
+		}
+
+		long exchanges() {
+			return this.exchanges.get();
+		}
+
+		@Override
+		public void close() {
+			this.running = false;
+			try {
+				for (Thread thread : this.threads) {
+					thread.join(35_000);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+	}
+
+	/**
+	 * Clients that ask for a large response on sockets with a small receive buffer and read it
+	 * very slowly: 4 KiB per client every half second, from one thread.
+	 */
+	static final class SlowReaders implements AutoCloseable {
+
+		private final List<Socket> sockets = new ArrayList<>();
+
+		private final Thread reader;
+
+		private volatile boolean running = true;
+
+		SlowReaders(int port, int clients) throws IOException {
+			for (int i = 0; i < clients; i++) {
+				Socket socket = new Socket();
+				this.sockets.add(socket);
+				socket.setReceiveBufferSize(8 * 1024);
+				socket.connect(new InetSocketAddress(RawClient.LOOPBACK, port), 5000);
+				socket.getOutputStream()
+					.write("GET /export HTTP/1.1\r\nHost: slow\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+			}
+			this.reader = new Thread(this::trickle, "slow-readers");
+			this.reader.setDaemon(true);
+			this.reader.start();
+		}
+
+		private void trickle() {
+			byte[] buffer = new byte[4096];
+			while (this.running) {
+				for (Socket socket : this.sockets) {
+					try {
+						InputStream in = socket.getInputStream();
+						if (in.available() > 0) {
+							in.read(buffer);
+						}
+					}
+					catch (IOException ex) {
+						// closed: nothing more to read from it
+					}
+				}
+				try {
+					Thread.sleep(500);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.running = false;
+			this.reader.interrupt();
+			try {
+				this.reader.join(5000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			for (Socket socket : this.sockets) {
+				socket.close();
+			}
+		}
+
+	}
+
+}

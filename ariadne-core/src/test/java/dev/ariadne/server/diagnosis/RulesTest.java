@@ -1,0 +1,235 @@
+package dev.ariadne.server.diagnosis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.stats.RouteWork;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * The rules on single observations: which cause each picture of a pool gets, the evidence's
+ * figures and the advice's computed values.
+ */
+class RulesTest {
+
+	private static final ServerConfig STARVED = ServerConfig.builder()
+		.ioModel(IoModel.BLOCKING)
+		.maxThreads(4)
+		.keepAliveReleaseThreshold(1.0)
+		.build();
+
+	private static final ServerConfig EVENT_LOOP = ServerConfig.builder().ioModel(IoModel.EVENT_LOOP).maxThreads(4).build();
+
+	@Test
+	void fourWorkersPinnedByIdleConnectionsAreIdleKeepAlive() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16).idle(Duration.ofSeconds(18))
+			.samples(new Samples(4, 4, 0, 0, 0, 0, null, null, null, 0, null, 0))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.IDLE_KEEP_ALIVE);
+		assertThat(finding.evidence()).isEqualTo("4 of 4 workers own connections idle between requests, 18 s on "
+				+ "average; 16 connections waiting for a worker");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.contains(tuple("ariadne.server.io-model", "event-loop"),
+					tuple("ariadne.server.keep-alive.release-threshold", "0.75"),
+					tuple("ariadne.server.threads.max", "25"),
+					tuple("ariadne.server.keep-alive.timeout", "5s"));
+	}
+
+	@Test
+	void saturatedWithNothingWaitingIsNotStarved() {
+		assertThat(Rules.decide(observation(STARVED, 4, 4, 0)
+			.samples(new Samples(4, 4, 0, 0, 0, 0, null, null, null, 0, null, 0))
+			.build())).isNull();
+		assertThat(Rules.decide(observation(STARVED, 3, 4, 5).build())).isNull();
+	}
+
+	@Test
+	void workersComputingWithTheCoresBusyAreCpuBoundAndGetNoThreadAdvice() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 12).cpu(1.9, 0.97)
+			.samples(new Samples(4, 0, 0, 0, 0, 4, null, null, null, 0, "com.example.Fib.compute", 4))
+			.routes(new RouteWork("/api/compute", 40, 19_000_000_000L))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.CPU_BOUND);
+		assertThat(finding.evidence()).contains("4 of 4 workers run handler code (RUNNABLE, mostly in com.example.Fib.compute)")
+			.contains("the process used 1.9 of 2 cores").contains("12 requests waiting");
+		assertThat(finding.advice()).extracting(Advice::property)
+			.contains("ariadne.server.pools.compute.threads", "ariadne.server.routes[/api/compute].pool", "instances")
+			.doesNotContain("ariadne.server.threads.max");
+		assertThat(finding.advice()).filteredOn((advice) -> advice.property().equals("instances"))
+			.extracting(Advice::value)
+			.containsExactly("8");
+	}
+
+	@Test
+	void workersWaitingOnASemaphoreAreBlockedDownstreamNamingTheFrame() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 4)
+			.samples(new Samples(4, 0, 0, 0, 4, 0, "Semaphore.acquire", "com.example.Repo.find", Thread.State.WAITING, 4,
+					null, 0))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.BLOCKED_DOWNSTREAM);
+		assertThat(finding.evidence()).isEqualTo("4 of 4 workers wait (WAITING) in Semaphore.acquire called from "
+				+ "com.example.Repo.find; 4 requests waiting for a worker");
+		assertThat(finding.advice().get(0).property()).isEqualTo("com.example.Repo.find");
+		assertThat(finding.advice().get(0).value()).isEqualTo("room for 8 concurrent callers");
+		assertThat(finding.advice().get(1)).extracting(Advice::property, Advice::value)
+			.containsExactly("ariadne.server.threads.max", "10");
+	}
+
+	@Test
+	void workersHeldWritingToSlowClientsAreSlowClients() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 2)
+			.samples(new Samples(4, 0, 0, 4, 0, 0, null, null, null, 0, null, 0))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.SLOW_CLIENTS);
+		assertThat(finding.evidence()).startsWith("4 of 4 workers are held by slow clients: 4 writing a response, 0 reading");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.io-model", "event-loop"),
+					tuple("ariadne.server.keep-alive.timeout", "5s"));
+	}
+
+	@Test
+	void oneRouteTakingMostWorkerTimeWhileOthersGetThroughIsAHotRoute() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 6)
+			.samples(new Samples(4, 0, 0, 0, 4, 0, "Thread.sleep", "com.example.Reports.build", Thread.State.TIMED_WAITING,
+					4, null, 0))
+			.routes(new RouteWork("/api/report", 190, 19_000_000_000L), new RouteWork("/", 400, 40_000_000L))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.HOT_ROUTE);
+		assertThat(finding.evidence()).startsWith("/api/report took 100% of the worker time of pool 'default' over the last 5 s");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.pools.report.threads", "4"),
+					tuple("ariadne.server.routes[/api/report].pool", "report"));
+	}
+
+	@Test
+	void aSingleBusyRouteIsNotAHotRoute() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 6)
+			.samples(new Samples(4, 0, 0, 0, 4, 0, "Thread.sleep", "com.example.Reports.build", Thread.State.TIMED_WAITING,
+					4, null, 0))
+			.routes(new RouteWork("/api/report", 190, 19_000_000_000L))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.BLOCKED_DOWNSTREAM);
+	}
+
+	@Test
+	void clientsInTheAcceptQueueAtMaxConnectionsAreConnectionLimit() {
+		ServerConfig config = EVENT_LOOP.toBuilder().maxConnections(8).build();
+		Finding finding = Rules.decide(observation(config, 0, 4, 0).connections(8, 4).build());
+		assertThat(finding.cause()).isEqualTo(Cause.CONNECTION_LIMIT);
+		assertThat(finding.evidence()).isEqualTo("8 of 8 connections open (max-connections reached); 4 clients "
+				+ "waiting in the kernel's accept queue");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.max-connections", "15"));
+	}
+
+	@Test
+	void overflowsWithThisListenersQueueFullAreAcceptBacklog() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 1, 4, 0).connections(100, 100).acceptQueue(100, 40).build());
+		assertThat(finding.cause()).isEqualTo(Cause.ACCEPT_BACKLOG);
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.accept-backlog", "175"),
+					tuple("net.core.somaxconn", "175"));
+	}
+
+	@Test
+	void overflowsElsewhereInTheNamespaceAreNotThisListenersProblem() {
+		assertThat(Rules.decide(observation(EVENT_LOOP, 1, 4, 0).connections(100, 3).acceptQueue(100, 40).build()))
+			.isNull();
+	}
+
+	@Test
+	void namesRoutePoolsAfterTheRoutesLastLiteralSegment() {
+		assertThat(Rules.poolName("/api/compute")).isEqualTo("compute");
+		assertThat(Rules.poolName("/api/user/{id}")).isEqualTo("user");
+		assertThat(Rules.poolName("/")).isEqualTo("root");
+		assertThat(Rules.poolName("/Reports_2024")).isEqualTo("reports-2024");
+	}
+
+	private static Builder observation(ServerConfig config, int busy, int max, int queued) {
+		return new Builder(config, busy, max, queued);
+	}
+
+	/** Builds observations of the default pool; what is not set is quiet. */
+	private static final class Builder {
+
+		private final ServerConfig config;
+
+		private final int busy;
+
+		private final int max;
+
+		private final int queued;
+
+		private int open;
+
+		private long depth;
+
+		private long capacity = 100;
+
+		private long overflows;
+
+		private Duration idle = Duration.ZERO;
+
+		private Samples samples = Samples.NONE;
+
+		private List<RouteWork> routes = List.of();
+
+		private double processCores = 0.5;
+
+		private double machineBusy = 0.3;
+
+		Builder(ServerConfig config, int busy, int max, int queued) {
+			this.config = config;
+			this.busy = busy;
+			this.max = max;
+			this.queued = queued;
+		}
+
+		Builder idle(Duration idle) {
+			this.idle = idle;
+			return this;
+		}
+
+		Builder samples(Samples samples) {
+			this.samples = samples;
+			return this;
+		}
+
+		Builder routes(RouteWork... routes) {
+			this.routes = List.of(routes);
+			return this;
+		}
+
+		Builder cpu(double processCores, double machineBusy) {
+			this.processCores = processCores;
+			this.machineBusy = machineBusy;
+			return this;
+		}
+
+		Builder connections(int open, long depth) {
+			this.open = open;
+			this.depth = depth;
+			return this;
+		}
+
+		Builder acceptQueue(long capacity, long overflows) {
+			this.capacity = capacity;
+			this.overflows = overflows;
+			return this;
+		}
+
+		Observation build() {
+			return new Observation("default", true, this.config, this.busy, this.max, this.queued, this.open,
+					this.depth, this.depth, this.capacity, this.overflows, this.idle, this.samples, this.routes, 5,
+					this.processCores, this.machineBusy, 2);
+		}
+
+	}
+
+}
