@@ -157,7 +157,7 @@ final class Acceptor<C extends TrackedConnection> implements Runnable {
 		if (failure instanceof Error) {
 			this.registry.fatalError();
 		}
-		acceptFailures.log(() -> "Accept failed on " + this.bound + "; pausing before accepting again", failure);
+		log(acceptFailures, "Accept failed on " + this.bound + "; pausing before accepting again", failure);
 		pause();
 	}
 
@@ -201,7 +201,7 @@ final class Acceptor<C extends TrackedConnection> implements Runnable {
 		if (failure instanceof Error) {
 			this.registry.fatalError();
 		}
-		acceptorErrors.log(() -> "Could not set up or hand off an accepted connection on " + this.bound
+		log(acceptorErrors, "Could not set up or hand off an accepted connection on " + this.bound
 				+ "; closed it, pausing before accepting again", failure);
 		pause();
 	}
@@ -212,11 +212,19 @@ final class Acceptor<C extends TrackedConnection> implements Runnable {
 			this.registry.fatalError();
 		}
 		pause();
+		log(acceptorErrors, "Accept loop failed; carrying on", failure);
+	}
+
+	/**
+	 * Logs a failure if the log can take it: writing a line may need what has run out (a
+	 * descriptor to read the time zone data the first time a date is formatted, memory).
+	 */
+	private static void log(RateLimitedLogger log, String message, Throwable failure) {
 		try {
-			acceptorErrors.log("Accept loop failed; carrying on", failure);
+			log.log(message, failure);
 		}
 		catch (Throwable ex) {
-			// still short of memory: the count says it happened
+			// the counts say what happened
 		}
 	}
 
