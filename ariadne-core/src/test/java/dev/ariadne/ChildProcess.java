@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -34,6 +36,10 @@ final class ChildProcess implements AutoCloseable {
 
 	private final int port;
 
+	private final int managementPort;
+
+	private final Thread reader;
+
 	/** A line the process wrote, and when it arrived ({@link System#nanoTime()}). */
 	record Line(long nanos, String text) {
 	}
@@ -41,15 +47,17 @@ final class ChildProcess implements AutoCloseable {
 	private ChildProcess(Process process, String name) throws IOException {
 		this.process = process;
 		this.name = name;
-		Thread reader = new Thread(this::readLines, "child-output-" + process.pid());
-		reader.setDaemon(true);
-		reader.start();
+		this.reader = new Thread(this::readLines, "child-output-" + process.pid());
+		this.reader.setDaemon(true);
+		this.reader.start();
 		Line port = awaitLine((line) -> line.startsWith("PORT "), Duration.ofSeconds(30));
 		if (port == null) {
 			close();
 			throw new IOException(name + " did not start; its output:\n" + output());
 		}
-		this.port = Integer.parseInt(port.text().substring(5).trim());
+		String[] ports = port.text().substring(5).trim().split(" ");
+		this.port = Integer.parseInt(ports[0]);
+		this.managementPort = Integer.parseInt(ports[1]);
 	}
 
 	/**
@@ -170,6 +178,29 @@ final class ChildProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Reads the server's figures from {@code GET /stats} on the management listener, which
+	 * has threads of its own: the heap in use after a full collection ({@code heapUsed}), the
+	 * accept failures by cause ({@code acceptErrors.descriptors}, ...), {@code fatalErrors},
+	 * {@code open} and {@code accepted} connections.
+	 * @return the figures by name
+	 * @throws IOException if the request fails
+	 */
+	Map<String, Long> stats() throws IOException {
+		try (RawClient client = RawClient.connect(this.managementPort, Duration.ofSeconds(30))) {
+			RawResponse response = client.exchange("GET /stats HTTP/1.1\r\nHost: stats\r\n\r\n");
+			if (response.status() != 200) {
+				throw new IOException("GET /stats answered " + response.statusLine());
+			}
+			Map<String, Long> figures = new HashMap<>();
+			for (String line : response.bodyText().split("\n")) {
+				int eq = line.indexOf('=');
+				figures.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)));
+			}
+			return figures;
+		}
+	}
+
+	/**
 	 * Returns the process id.
 	 * @return the pid
 	 */
@@ -220,18 +251,31 @@ final class ChildProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Sends SIGTERM and waits for the process to exit.
+	 * Sends SIGTERM and waits for the process to exit, then for its last lines.
 	 * @param timeout the most time to wait
 	 * @return the time it took to exit, or {@code null} if it did not exit in time
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	Duration terminate(Duration timeout) throws InterruptedException {
 		long start = System.nanoTime();
-		this.process.destroy();
+		// SIGTERM through the handle: Process.destroy() would also close the pipe the process
+		// writes its last lines to
+		this.process.toHandle().destroy();
 		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 			return null;
 		}
-		return Duration.ofNanos(System.nanoTime() - start);
+		Duration exited = Duration.ofNanos(System.nanoTime() - start);
+		this.reader.join(5000);
+		return exited;
+	}
+
+	/**
+	 * Returns how long the server's own shutdown took, as its shutdown hook reported it.
+	 * @return the milliseconds, or -1 if it reported none
+	 */
+	long stoppedMillis() {
+		List<String> stopped = lines((line) -> line.startsWith("STOPPED "));
+		return stopped.isEmpty() ? -1 : Long.parseLong(stopped.get(0).split(" ")[1]);
 	}
 
 	/**

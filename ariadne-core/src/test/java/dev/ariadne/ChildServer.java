@@ -16,18 +16,21 @@ import dev.ariadne.server.stats.ServerStats;
 
 /**
  * A server in a process of its own, for the tests that exhaust what a process has (descriptors,
- * memory) and stop it with a signal, as an operator would: starts a server on loopback, prints
- * {@code PORT <port>}, serves until the process is told to stop (SIGTERM), then shuts down
- * gracefully in a shutdown hook and prints {@code STOPPED <milliseconds> <drained>}.
+ * memory) and stop it with a signal, as an operator would: starts a server on loopback and a
+ * management listener beside it (its own port and threads, as {@code management.server.port}
+ * gives a Spring application), prints {@code PORT <port> <management port>}, serves until the
+ * process is told to stop (SIGTERM), then shuts both down gracefully in a shutdown hook and
+ * prints {@code STOPPED <milliseconds> <drained>}.
  *
  * <p>Usage: {@code java dev.ariadne.ChildServer key=value...}, with {@code model} (an
  * {@code io-model} value), {@code grace} (the grace period in milliseconds), and optionally
- * {@code timeout} (header and keep-alive timeouts in milliseconds) and {@code backlog}.
+ * {@code header-timeout} and {@code keep-alive-timeout} (in milliseconds), {@code backlog} and
+ * {@code queue-capacity}.
  *
  * <p>Routes: {@code GET /hello}; {@code GET /overflow} recurses until a
- * {@link StackOverflowError}; {@code GET /oom} fills the heap until an {@link OutOfMemoryError};
- * {@code GET /stats} answers the server's figures as {@code name=value} lines, the heap in use
- * measured after a full collection.
+ * {@link StackOverflowError}; {@code GET /oom} fills the heap until an {@link OutOfMemoryError}.
+ * On the management listener, {@code GET /stats} answers the server's figures as
+ * {@code name=value} lines, the heap in use measured after a full collection.
  */
 public final class ChildServer {
 
@@ -51,26 +54,37 @@ public final class ChildServer {
 			.ioModel(IoModel.fromValue(options.get("model")))
 			.shutdownGracePeriod(grace)
 			.acceptBacklog(Integer.parseInt(options.getOrDefault("backlog", "100")));
-		if (options.containsKey("timeout")) {
-			Duration timeout = Duration.ofMillis(Long.parseLong(options.get("timeout")));
-			config.headerTimeout(timeout).keepAliveTimeout(timeout);
+		if (options.containsKey("queue-capacity")) {
+			config.queueCapacity(Integer.parseInt(options.get("queue-capacity")));
 		}
-		AriadneServer[] holder = new AriadneServer[1];
+		if (options.containsKey("header-timeout")) {
+			config.headerTimeout(Duration.ofMillis(Long.parseLong(options.get("header-timeout"))));
+		}
+		if (options.containsKey("keep-alive-timeout")) {
+			config.keepAliveTimeout(Duration.ofMillis(Long.parseLong(options.get("keep-alive-timeout"))));
+		}
 		AriadneServer server = AriadneServer.builder(config.build())
 			.route(Route.get("/hello", (request, response) -> response.send("hello")))
 			.route(Route.get("/overflow", (request, response) -> response.send("depth " + recurse(0))))
 			.route(Route.get("/oom", (request, response) -> response.send("held " + fillHeap() + " MB")))
-			.route(Route.get("/stats", (request, response) -> response.send(stats(holder[0]))))
 			.build();
-		holder[0] = server;
+		AriadneServer management = AriadneServer.builder(ServerConfig.builder()
+			.name("management")
+			.address(RawClient.LOOPBACK)
+			.port(0)
+			.maxThreads(2)
+			.shutdownGracePeriod(grace)
+			.build()).route(Route.get("/stats", (request, response) -> response.send(stats(server)))).build();
 		server.start();
+		management.start();
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
 			long start = System.nanoTime();
 			boolean drained = server.shutdownGracefully();
+			management.shutdownGracefully();
 			System.out.println("STOPPED " + (System.nanoTime() - start) / 1_000_000 + " " + drained);
 			System.out.flush();
 		}, "child-server-shutdown"));
-		System.out.println("PORT " + server.port());
+		System.out.println("PORT " + server.port() + " " + management.port());
 		System.out.flush();
 	}
 

@@ -104,7 +104,7 @@ class DescriptorExhaustionIT {
 	private static Figures exhaust(IoModel model) throws Exception {
 		// timeouts far beyond the window: only the clients decide when descriptors come free
 		try (ChildProcess child = ChildProcess.start(model, OPEN_FILES, "64m", "grace=" + GRACE.toMillis(),
-				"timeout=600000", "backlog=64")) {
+				"header-timeout=600000", "keep-alive-timeout=600000", "backlog=64")) {
 			List<SocketChannel> clients = connect(child.port(), CLIENTS);
 			ChildProcess.Line onset;
 			double cpuStart;
@@ -129,7 +129,7 @@ class DescriptorExhaustionIT {
 					AbstractProtocolIT.assertOk(client.exchange(new String(REQUEST, StandardCharsets.US_ASCII)), "hello");
 				}
 				long recovery = (System.nanoTime() - freed) / 1_000_000;
-				Map<String, Long> stats = FatalErrorsIT.stats(child.port());
+				Map<String, Long> stats = child.stats();
 				Duration stopped = child.terminate(GRACE.plus(EXIT_SLACK).plusSeconds(10));
 				assertThat(stopped).as("%s exited after SIGTERM; its output:%n%s", child, child.output()).isNotNull();
 				return new Figures(model, cores, logged.size(), openFiles, stats.get("acceptErrors.descriptors"),

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -138,7 +137,7 @@ class FatalErrorsIT {
 					AbstractProtocolIT.assertOk(fresh.exchange(get("/hello")), "hello");
 				}
 			}
-			Map<String, Long> stats = stats(port);
+			Map<String, Long> stats = this.child.stats();
 			assertThat(stats.get("fatalErrors")).as("errors counted, in %s", this.child).isEqualTo(4);
 		}
 		// each type of error is logged with its stack trace once; the second of each is counted
@@ -182,25 +181,6 @@ class FatalErrorsIT {
 
 	private static String get(String path) {
 		return "GET " + path + " HTTP/1.1\r\nHost: fatal\r\n\r\n";
-	}
-
-	/**
-	 * Reads the child's figures from {@code GET /stats}.
-	 * @param port the child's port
-	 * @return the figures by name
-	 * @throws IOException if the request fails
-	 */
-	static Map<String, Long> stats(int port) throws IOException {
-		try (RawClient client = RawClient.connect(port, Duration.ofSeconds(30))) {
-			RawResponse response = client.exchange("GET /stats HTTP/1.1\r\nHost: stats\r\n\r\n");
-			assertThat(response.status()).as("GET /stats").isEqualTo(200);
-			Map<String, Long> figures = new HashMap<>();
-			for (String line : response.bodyText().split("\n")) {
-				int eq = line.indexOf('=');
-				figures.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)));
-			}
-			return figures;
-		}
 	}
 
 }
