@@ -149,13 +149,15 @@ public final class HttpExchange {
 		if (keep && !body.finished()) {
 			keep = drain(body);
 		}
+		// a fallback handler (a servlet container) may have reported the route it served
+		String route = request.route();
 		boolean listeners = events.hasListeners();
 		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
 		if (begin != 0) {
-			events.routeWorked(match.pool(), match.route(), end - begin);
+			events.routeWorked(match.pool(), route, end - begin);
 		}
 		if (listeners) {
-			events.publish(new RequestEvent(this.context.config().name(), head.method().name(), match.route(),
+			events.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
 					complete ? response.status() : 0, end - startNanos, queueWaitNanos, match.pool()));
 		}
 		return keep;
