@@ -496,11 +496,9 @@ final class EventLoopConnection implements TrackedConnection {
 
 	/** A worker failed with the connection and left it: closes it; selector thread. */
 	private void abandon() {
-		boolean dispatched = this.phase == Phase.DISPATCHED;
 		close();
-		if (dispatched) {
-			this.reader.releaseInput();
-		}
+		// close() leaves the input to a worker that has the connection, and this one is done
+		this.reader.releaseInput();
 	}
 
 	@Override
