@@ -358,7 +358,7 @@ abstract class AbstractServletIT {
 	void redirectsTheBareContextPathAndRefusesPathsOutsideIt() throws IOException {
 		Wire.Reply bare = get("/app?x=1");
 		assertThat(bare.status).isEqualTo(302);
-		assertThat(bare.header("Location")).isEqualTo("/app/?x=1");
+		assertThat(bare.header("Location")).isEqualTo("http://localhost/app/?x=1");
 		assertThat(get("/application").status).isEqualTo(404);
 		assertThat(get("/").status).isEqualTo(404);
 	}
@@ -494,8 +494,16 @@ abstract class AbstractServletIT {
 
 	@Test
 	void redirectsToResolvedLocations() throws IOException {
-		assertThat(get("/app/redirect/a/b?to=c").header("Location")).isEqualTo("/app/redirect/a/c");
-		assertThat(get("/app/redirect/a/b?to=/elsewhere").header("Location")).isEqualTo("/elsewhere");
+		// absolute, as sendRedirect requires of the container, from the request's own host
+		assertThat(get("/app/redirect/a/b?to=c").header("Location")).isEqualTo("http://localhost/app/redirect/a/c");
+		assertThat(get("/app/redirect/a/b?to=../d?q=1").header("Location"))
+			.isEqualTo("http://localhost/app/redirect/d?q=1");
+		assertThat(get("/app/redirect/a/b?to=/elsewhere").header("Location")).isEqualTo("http://localhost/elsewhere");
+		assertThat(get("/app/redirect/a/b?to=//other.example/z").header("Location"))
+			.isEqualTo("http://other.example/z");
+		Wire.Reply withPort = Wire.exchange(this.server.port(),
+				"GET /app/redirect/a/b?to=c HTTP/1.1\r\nHost: shop.example:8443\r\n\r\n");
+		assertThat(withPort.header("Location")).isEqualTo("http://shop.example:8443/app/redirect/a/c");
 		Wire.Reply absolute = get("/app/redirect/x?to=http://example.com/y");
 		assertThat(absolute.status).isEqualTo(302);
 		assertThat(absolute.header("Location")).isEqualTo("http://example.com/y");
