@@ -347,6 +347,21 @@ abstract class AbstractServletIT {
 		assertThat(reply.text()).contains("context=/app " + expected + " uri=" + path);
 	}
 
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			/app;v=1/prefix/a    | /app;v=1
+			//app/prefix/a       | //app
+			/%61pp/prefix/a      | /%61pp
+			/x/../app/prefix/a   | /x/../app
+			""")
+	void givesTheContextPathAsTheRequestUriSpellsIt(String path, String contextPath) throws IOException {
+		// the request URI starts with the context path, as Spring's path parsing requires
+		Wire.Reply reply = get(path);
+		assertThat(reply.status).isEqualTo(200);
+		assertThat(reply.text()).contains("context=" + contextPath + " servlet=/prefix info=/a match=PATH")
+			.contains(" uri=" + path + " ");
+	}
+
 	@Test
 	void runsFiltersByUrlPatternThenByServletName() throws IOException {
 		assertThat(get("/app/exact").text()).endsWith("trace=REQUEST,exact-only,by-name");
