@@ -187,16 +187,17 @@ class MvcBasicsIT {
 	}
 
 	@Test
-	void redirectsAndForwards() throws Exception {
+	void redirectsToAbsoluteLocationsAndForwards() throws Exception {
 		HttpResponse<String> redirect = this.app.get("/pages/redirect");
 		assertThat(redirect.statusCode()).isEqualTo(302);
-		assertThat(redirect.headers().firstValue("Location")).hasValue("/app/pages/target?from=redirect");
+		String base = "http://127.0.0.1:" + this.app.port();
+		assertThat(redirect.headers().firstValue("Location")).hasValue(base + "/app/pages/target?from=redirect");
 		HttpResponse<String> seeOther = this.app.get("/pages/see-other");
 		assertThat(seeOther.statusCode()).isEqualTo(303);
 		assertThat(seeOther.headers().firstValue("Location")).hasValue("target?from=see-other");
 		HttpResponse<String> relative = this.app.get("/pages/relative");
 		assertThat(relative.statusCode()).isEqualTo(302);
-		assertThat(relative.headers().firstValue("Location")).hasValue("/app/pages/target?from=relative");
+		assertThat(relative.headers().firstValue("Location")).hasValue(base + "/app/pages/target?from=relative");
 		HttpResponse<String> forward = this.app.get("/pages/forward");
 		assertThat(forward.statusCode()).isEqualTo(200);
 		assertThat(forward.body()).isEqualTo("target from=forward uri=/app/pages/target");
@@ -259,7 +260,7 @@ class MvcBasicsIT {
 		assertThat(outside.status()).isEqualTo(404);
 		RawResponse bare = this.app.exchange(ConformanceApp.get("/app", ""));
 		assertThat(bare.status()).isEqualTo(302);
-		assertThat(bare.header("Location")).isEqualTo("/app/");
+		assertThat(bare.header("Location")).isEqualTo("http://127.0.0.1/app/");
 	}
 
 	private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
