@@ -431,9 +431,13 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 		private boolean hasBody;
 
+		/** Why the body's framing was lost; every later read fails with it, the drain too. */
+		private HttpParseException failure;
+
 		void reset(RequestHead head) {
 			this.hasBody = head.hasBody();
 			this.awaitingContinue = this.hasBody && head.expectContinue();
+			this.failure = null;
 		}
 
 		@Override
@@ -455,6 +459,11 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		public int read(byte[] bytes, int offset, int length) throws IOException {
 			if (length == 0) {
 				return 0;
+			}
+			if (this.failure != null) {
+				// the parser cannot resume: a handler that caught the failure must not read on,
+				// nor may the drain after its response wait for bytes that cannot be framed
+				throw new BodyException(this.failure);
 			}
 			if (this.awaitingContinue) {
 				this.awaitingContinue = false;
@@ -478,6 +487,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 					connection.parser.parse(connection.in);
 				}
 				catch (HttpParseException ex) {
+					this.failure = ex;
 					throw new BodyException(ex);
 				}
 			}
@@ -494,7 +504,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			catch (SocketTimeoutException ex) {
 				// answered 408 like a late head, as the event loop does, unless the handler has
 				// committed its response by now
-				throw new BodyException(new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT));
+				this.failure = new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT);
+				throw new BodyException(this.failure);
 			}
 		}
 
