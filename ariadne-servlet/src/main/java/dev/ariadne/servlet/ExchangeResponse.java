@@ -177,6 +177,9 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (server != null && !this.headers.contains("Server")) {
 			this.core.header("Server", server);
 		}
+		if (this.exchange.request().input().framingLost()) {
+			this.core.header("Connection", "close");
+		}
 	}
 
 	/**

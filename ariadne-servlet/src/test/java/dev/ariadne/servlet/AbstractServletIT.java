@@ -104,6 +104,16 @@ abstract class AbstractServletIT {
 					+ request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) + " included-info="
 					+ request.getAttribute(RequestDispatcher.INCLUDE_PATH_INFO));
 		})).addMapping("/target/*");
+		context.addServlet("swallow", Servlets.of((request, response) -> {
+			try {
+				request.getInputStream().readAllBytes();
+				Servlets.write(response, "read");
+			}
+			catch (IOException ex) {
+				// an application that answers a body it could not read, as an error page does
+				Servlets.write(response, "caught");
+			}
+		})).addMapping("/swallow");
 		context.addServlet("upload", Servlets.of(AbstractServletIT::upload)).setMultipartConfig(
 				new jakarta.servlet.MultipartConfigElement("", 64 * 1024, 200 * 1024, 1024));
 		context.getServletRegistration("upload").addMapping("/upload", "/upload-parts-first");
@@ -504,6 +514,22 @@ abstract class AbstractServletIT {
 			// the connection carries on: the next response starts right after the head
 			Wire.Reply next = wire.send("GET /app/head HTTP/1.1\r\nHost: x\r\n\r\n").read();
 			assertThat(next.body).hasSize(5000);
+		}
+	}
+
+	@Test
+	void closesAfterAnAnswerToABodyWhoseFramingIsLost() throws IOException {
+		try (Wire wire = Wire.open(this.server.port())) {
+			Wire.Reply reply = wire.send("POST /app/swallow HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+					+ "zz\r\nhello\r\n0\r\n\r\nGET /app/exact HTTP/1.1\r\nHost: x\r\n\r\n").read();
+			// the socket models stream the body, so the servlet answers; the event loop refuses it first
+			assertThat(reply.status).isIn(200, 400);
+			if (reply.status == 200) {
+				assertThat(reply.text()).isEqualTo("caught");
+			}
+			assertThat(reply.header("Connection")).isEqualTo("close");
+			// and what followed the broken chunk is never read as a request
+			assertThat(wire.closedByServer()).isTrue();
 		}
 	}
 
