@@ -22,7 +22,6 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 
 import dev.ariadne.http.Headers;
-import dev.ariadne.AriadneServer;
 import dev.ariadne.server.Handler;
 
 /**
@@ -208,7 +207,7 @@ public final class ServletDeployment {
 
 		private String displayName = "application";
 
-		private String serverInfo = "Ariadne/" + AriadneServer.version();
+		private String serverInfo = "Ariadne";
 
 		private final Map<String, String> initParameters = new LinkedHashMap<>();
 
@@ -272,7 +271,7 @@ public final class ServletDeployment {
 
 		/**
 		 * Sets {@code ServletContext.getServerInfo()}.
-		 * @param serverInfo the text, {@code Ariadne/<version>} unless set
+		 * @param serverInfo the text, {@code Ariadne} unless set
 		 * @return this builder
 		 */
 		public Builder serverInfo(String serverInfo) {
