@@ -351,20 +351,18 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	/**
 	 * Half-closes and discards what the client still sends for a moment, so that the error
-	 * response is read before the connection resets.
+	 * response is read before the connection resets. Bounded by time only, as in the event
+	 * loop: a client still sending a large body would be reset by a close after a byte count.
 	 */
 	private void lingerAndClose() throws IOException {
 		this.socket.shutdownOutput();
 		this.socket.setSoTimeout((int) TimeUnit.NANOSECONDS.toMillis(Answers.LINGER_NANOS));
 		long deadline = System.nanoTime() + Answers.LINGER_NANOS;
 		byte[] scrap = this.in.array();
-		int discarded = 0;
-		while (discarded < Answers.LINGER_BYTES && System.nanoTime() < deadline) {
-			int n = this.input.read(scrap, 0, scrap.length);
-			if (n < 0) {
+		while (System.nanoTime() < deadline) {
+			if (this.input.read(scrap, 0, scrap.length) < 0) {
 				break;
 			}
-			discarded += n;
 		}
 	}
 
