@@ -54,18 +54,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-abstract class AbstractProtocolIT {
+public abstract class AbstractProtocolIT {
 
 	/** Longest request line the servers accept. */
-	static final int MAX_LINE = 4096;
+	public static final int MAX_LINE = 4096;
 
 	/** Largest header section the servers accept. */
-	static final int MAX_HEADER_SIZE = 8192;
+	public static final int MAX_HEADER_SIZE = 8192;
 
 	/** Largest request body the servers accept. */
-	static final int MAX_BODY = 1024 * 1024;
+	public static final int MAX_BODY = 1024 * 1024;
 
-	static final ParserLimits LIMITS = new ParserLimits(MAX_LINE, MAX_HEADER_SIZE, 100, MAX_BODY);
+	public static final ParserLimits LIMITS = new ParserLimits(MAX_LINE, MAX_HEADER_SIZE, 100, MAX_BODY);
 
 	private static final String DATE = "(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} "
 			+ "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT";
@@ -424,7 +424,13 @@ abstract class AbstractProtocolIT {
 
 	// ---- refused requests
 
-	static Stream<Arguments> malformedRequests() {
+	/**
+	 * Returns the bad-input table: requests every listener refuses before a handler runs, each
+	 * with a description and the status it gets (with {@link #LIMITS} as the parser's limits).
+	 * Other modules run it against their own listeners (the sample application's).
+	 * @return rows of description, request bytes (as ISO-8859-1 text) and status
+	 */
+	public static Stream<Arguments> malformedRequests() {
 		String post = "POST /echo HTTP/1.1\r\nHost: localhost\r\n";
 		return Stream.of(
 				row("request line without version", "GET /hello\r\nHost: localhost\r\n\r\n", 400),
@@ -707,7 +713,12 @@ abstract class AbstractProtocolIT {
 		return "GET " + target + " HTTP/1.1\r\nHost: localhost\r\n\r\n";
 	}
 
-	private static String statusLine(int status) {
+	/**
+	 * Returns the status line the server sends for a status it answers itself.
+	 * @param status one of the statuses of {@link #malformedRequests()}
+	 * @return the status line
+	 */
+	public static String statusLine(int status) {
 		return switch (status) {
 			case 400 -> "HTTP/1.1 400 Bad Request";
 			case 413 -> "HTTP/1.1 413 Content Too Large";
@@ -728,7 +739,7 @@ abstract class AbstractProtocolIT {
 	}
 
 	/** An error response: its status line, a Date, a plain-text body framed by length, and a close. */
-	static void assertRefused(RawResponse response, String statusLine) {
+	public static void assertRefused(RawResponse response, String statusLine) {
 		assertThat(response.statusLine()).as("status line of %s", response).isEqualTo(statusLine);
 		assertThat(response.header("Date")).as("Date of %s", response).matches(DATE);
 		assertThat(response.header("Connection")).as("Connection of %s", response).isEqualTo("close");

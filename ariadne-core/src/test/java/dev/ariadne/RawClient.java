@@ -36,13 +36,13 @@ import dev.ariadne.RawResponse.Framing;
  *
  * <p>Not thread-safe: one thread reads; at most one other thread may write meanwhile.
  */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
 
 	/** The only address tests use. */
-	static final InetAddress LOOPBACK = loopback();
+	public static final InetAddress LOOPBACK = loopback();
 
 	/** Default time a read may wait for bytes. */
-	static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
+	public static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
 
 	private static final int CONNECT_TIMEOUT_MILLIS = 5000;
 
@@ -77,7 +77,7 @@ final class RawClient implements AutoCloseable {
 	 * @return the connected client
 	 * @throws IOException if the connection is refused
 	 */
-	static RawClient connect(int port) throws IOException {
+	public static RawClient connect(int port) throws IOException {
 		return connect(port, READ_TIMEOUT);
 	}
 
@@ -88,7 +88,7 @@ final class RawClient implements AutoCloseable {
 	 * @return the connected client
 	 * @throws IOException if the connection is refused
 	 */
-	static RawClient connect(int port, Duration readTimeout) throws IOException {
+	public static RawClient connect(int port, Duration readTimeout) throws IOException {
 		Socket socket = new Socket();
 		try {
 			socket.connect(new InetSocketAddress(LOOPBACK, port), CONNECT_TIMEOUT_MILLIS);
@@ -108,7 +108,7 @@ final class RawClient implements AutoCloseable {
 	 * @return this client
 	 * @throws IOException if the write fails
 	 */
-	RawClient send(String text) throws IOException {
+	public RawClient send(String text) throws IOException {
 		return send(text.getBytes(StandardCharsets.ISO_8859_1));
 	}
 
@@ -118,7 +118,7 @@ final class RawClient implements AutoCloseable {
 	 * @return this client
 	 * @throws IOException if the write fails
 	 */
-	RawClient send(byte[] bytes) throws IOException {
+	public RawClient send(byte[] bytes) throws IOException {
 		this.out.write(bytes);
 		this.out.flush();
 		return this;
@@ -130,7 +130,7 @@ final class RawClient implements AutoCloseable {
 	 * @return the response
 	 * @throws IOException if the exchange fails
 	 */
-	RawResponse exchange(String request) throws IOException {
+	public RawResponse exchange(String request) throws IOException {
 		return send(request).read();
 	}
 
@@ -140,7 +140,7 @@ final class RawClient implements AutoCloseable {
 	 * @return the response
 	 * @throws IOException if the connection fails, ends inside the response, or a read times out
 	 */
-	RawResponse read() throws IOException {
+	public RawResponse read() throws IOException {
 		return readResponse(false);
 	}
 
@@ -150,7 +150,7 @@ final class RawClient implements AutoCloseable {
 	 * @return the response
 	 * @throws IOException if the connection fails, ends inside the response, or a read times out
 	 */
-	RawResponse readHeadResponse() throws IOException {
+	public RawResponse readHeadResponse() throws IOException {
 		return readResponse(true);
 	}
 
@@ -161,7 +161,7 @@ final class RawClient implements AutoCloseable {
 	 * @return the bytes
 	 * @throws IOException if the connection ends first or a read times out
 	 */
-	byte[] peek(int count) throws IOException {
+	public byte[] peek(int count) throws IOException {
 		this.in.mark(count + 1);
 		byte[] bytes = this.in.readNBytes(count);
 		this.in.reset();
@@ -177,7 +177,7 @@ final class RawClient implements AutoCloseable {
 	 * @return whether anything can be read now
 	 * @throws IOException if the connection failed
 	 */
-	boolean hasBytesWaiting() throws IOException {
+	public boolean hasBytesWaiting() throws IOException {
 		return this.in.available() > 0;
 	}
 
@@ -186,7 +186,7 @@ final class RawClient implements AutoCloseable {
 	 * read timeout, without sending anything more.
 	 * @throws AssertionError if more bytes arrive, the connection stays open, or it is reset
 	 */
-	void expectClosed() {
+	public void expectClosed() {
 		try {
 			int next = this.in.read();
 			if (next >= 0) {
@@ -210,7 +210,7 @@ final class RawClient implements AutoCloseable {
 	 * @return the bytes
 	 * @throws IOException if the connection fails or a read times out
 	 */
-	byte[] readUntilClose() throws IOException {
+	public byte[] readUntilClose() throws IOException {
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 		byte[] buffer = new byte[8192];
 		int n;
@@ -227,7 +227,7 @@ final class RawClient implements AutoCloseable {
 	 * Closes the sending direction only, so the server reads the end of the stream.
 	 * @throws IOException if the socket is closed
 	 */
-	void shutdownOutput() throws IOException {
+	public void shutdownOutput() throws IOException {
 		this.socket.shutdownOutput();
 	}
 
@@ -235,7 +235,7 @@ final class RawClient implements AutoCloseable {
 	 * Returns the client's local port, to tell connections apart in messages.
 	 * @return the port
 	 */
-	int localPort() {
+	public int localPort() {
 		return this.socket.getLocalPort();
 	}
 
@@ -243,7 +243,7 @@ final class RawClient implements AutoCloseable {
 	 * Closes the connection with a reset instead of a FIN (SO_LINGER 0), as a crashed client
 	 * or a middlebox does: the server's next read or write on it fails.
 	 */
-	void reset() {
+	public void reset() {
 		try {
 			this.socket.setSoLinger(true, 0);
 		}
@@ -480,7 +480,7 @@ final class RawClient implements AutoCloseable {
 	/**
 	 * The connection ended inside a response; carries what had arrived.
 	 */
-	static final class IncompleteResponseException extends EOFException {
+	public static final class IncompleteResponseException extends EOFException {
 
 		private static final long serialVersionUID = 1L;
 
@@ -495,7 +495,7 @@ final class RawClient implements AutoCloseable {
 		 * Returns what was read before the connection ended.
 		 * @return the partial response, or {@code null} when nothing of it arrived
 		 */
-		RawResponse partial() {
+		public RawResponse partial() {
 			return this.partial;
 		}
 

@@ -17,11 +17,11 @@ import java.util.Locale;
  * @param chunkSizes the size of every data chunk, in order (empty unless chunked)
  * @param trailers the trailer fields of a chunked body
  */
-record RawResponse(String statusLine, int status, List<Field> headers, Framing framing, byte[] body,
+public record RawResponse(String statusLine, int status, List<Field> headers, Framing framing, byte[] body,
 		List<Integer> chunkSizes, List<Field> trailers) {
 
 	/** How a response body was delimited (RFC 9112 §6.3). */
-	enum Framing {
+	public enum Framing {
 
 		/** No body can follow: a response to HEAD, or 1xx, 204, 304. */
 		NONE,
@@ -42,7 +42,7 @@ record RawResponse(String statusLine, int status, List<Field> headers, Framing f
 	 * @param name the name as sent
 	 * @param value the value, without surrounding whitespace
 	 */
-	record Field(String name, String value) {
+	public record Field(String name, String value) {
 
 		@Override
 		public String toString() {
@@ -56,7 +56,7 @@ record RawResponse(String statusLine, int status, List<Field> headers, Framing f
 	 * @param name the field name, in any case
 	 * @return the value, or {@code null} when absent
 	 */
-	String header(String name) {
+	public String header(String name) {
 		List<String> values = headers(name);
 		if (values.size() > 1) {
 			throw new AssertionError("Header " + name + " sent " + values.size() + " times in " + this);
@@ -69,7 +69,7 @@ record RawResponse(String statusLine, int status, List<Field> headers, Framing f
 	 * @param name the field name, in any case
 	 * @return the values in arrival order
 	 */
-	List<String> headers(String name) {
+	public List<String> headers(String name) {
 		return values(this.headers, name);
 	}
 
@@ -78,7 +78,7 @@ record RawResponse(String statusLine, int status, List<Field> headers, Framing f
 	 * @param name the field name, in any case
 	 * @return the value, or {@code null} when absent
 	 */
-	String trailer(String name) {
+	public String trailer(String name) {
 		List<String> values = values(this.trailers, name);
 		return values.isEmpty() ? null : values.get(0);
 	}
@@ -87,7 +87,7 @@ record RawResponse(String statusLine, int status, List<Field> headers, Framing f
 	 * Returns the header fields' names, lower-cased, in arrival order.
 	 * @return the names
 	 */
-	List<String> headerNames() {
+	public List<String> headerNames() {
 		List<String> names = new ArrayList<>();
 		for (Field field : this.headers) {
 			names.add(field.name().toLowerCase(Locale.ROOT));
@@ -99,7 +99,7 @@ record RawResponse(String statusLine, int status, List<Field> headers, Framing f
 	 * Returns whether the {@code Connection} field lists {@code close}.
 	 * @return whether the server announced it closes the connection
 	 */
-	boolean announcesClose() {
+	public boolean announcesClose() {
 		for (String value : headers("Connection")) {
 			for (String token : value.split(",")) {
 				if (token.trim().equalsIgnoreCase("close")) {
@@ -114,7 +114,7 @@ record RawResponse(String statusLine, int status, List<Field> headers, Framing f
 	 * Returns the body as UTF-8 text.
 	 * @return the text
 	 */
-	String bodyText() {
+	public String bodyText() {
 		return new String(this.body, StandardCharsets.UTF_8);
 	}
 

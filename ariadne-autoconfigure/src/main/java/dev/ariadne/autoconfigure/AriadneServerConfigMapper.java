@@ -97,7 +97,7 @@ final class AriadneServerConfigMapper {
 		AriadneServerProperties.Request request = properties.getRequest();
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
-		map.from(properties.getShutdown()::getGracePeriod).to(builder::shutdownGracePeriod);
+		map.from(properties.getShutdown()::getGracePeriod).as(this::defaultWithinPhase).to(builder::shutdownGracePeriod);
 		properties.getPools().forEach((name, pool) -> builder.pool(name, pool(name, pool)));
 	}
 
@@ -132,15 +132,32 @@ final class AriadneServerConfigMapper {
 	}
 
 	/**
+	 * Shortens a grace period that nobody set to the lifecycle's shutdown phase: a user who
+	 * sets only {@value #PHASE_TIMEOUT_PROPERTY} (Boot's documented way to bound a graceful
+	 * shutdown) gets a drain that fits it rather than a startup failure over a default.
+	 * @param gracePeriod the bound grace period, perhaps the default
+	 * @return the grace period to use
+	 */
+	private Duration defaultWithinPhase(Duration gracePeriod) {
+		if (Binder.get(this.environment).bind(GRACE_PERIOD_PROPERTY, Duration.class).isBound()) {
+			return gracePeriod;
+		}
+		Duration phaseTimeout = phaseTimeout();
+		return (gracePeriod.compareTo(phaseTimeout) > 0) ? phaseTimeout : gracePeriod;
+	}
+
+	private Duration phaseTimeout() {
+		return Binder.get(this.environment).bind(PHASE_TIMEOUT_PROPERTY, Duration.class).orElse(DEFAULT_PHASE_TIMEOUT);
+	}
+
+	/**
 	 * Fails when the grace period outlasts the lifecycle's shutdown phase: Spring stops
 	 * waiting for the drain at the phase timeout and closes the context under requests still
 	 * in flight.
 	 * @param gracePeriod the configured grace period
 	 */
 	private void checkGracePeriod(Duration gracePeriod) {
-		Duration phaseTimeout = Binder.get(this.environment)
-			.bind(PHASE_TIMEOUT_PROPERTY, Duration.class)
-			.orElse(DEFAULT_PHASE_TIMEOUT);
+		Duration phaseTimeout = phaseTimeout();
 		if (gracePeriod.compareTo(phaseTimeout) > 0) {
 			throw invalidProperty(GRACE_PERIOD_PROPERTY, format(gracePeriod),
 					"must not be longer than " + PHASE_TIMEOUT_PROPERTY + " (" + format(phaseTimeout)

@@ -631,7 +631,8 @@ public class AriadneServerProperties {
 
 		/**
 		 * Time a graceful shutdown lets requests in flight finish before closing their
-		 * connections. Must not be longer than spring.lifecycle.timeout-per-shutdown-phase.
+		 * connections. Must not be longer than spring.lifecycle.timeout-per-shutdown-phase;
+		 * when not set, the default is shortened to that timeout.
 		 */
 		private Duration gracePeriod = Duration.ofSeconds(30);
 

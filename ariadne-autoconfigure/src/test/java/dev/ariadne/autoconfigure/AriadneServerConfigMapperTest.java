@@ -147,6 +147,24 @@ class AriadneServerConfigMapperTest {
 	}
 
 	@Test
+	void defaultGracePeriodShortensToAShorterShutdownPhaseTimeout() {
+		this.environment.setProperty("spring.lifecycle.timeout-per-shutdown-phase", "20s");
+		assertThat(this.mapper.map(new AriadneServerProperties(), List.of()).shutdownGracePeriod())
+			.isEqualTo(Duration.ofSeconds(20));
+	}
+
+	@Test
+	void gracePeriodSetLongerThanTheShutdownPhaseTimeoutFails() {
+		this.environment.setProperty("spring.lifecycle.timeout-per-shutdown-phase", "20s");
+		this.environment.setProperty("ariadne.server.shutdown.grace-period", "30s");
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getShutdown().setGracePeriod(Duration.ofSeconds(30));
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageContaining("spring.lifecycle.timeout-per-shutdown-phase (20s)");
+	}
+
+	@Test
 	void gracePeriodSetByCustomizerIsCheckedAgainstShutdownPhaseTimeout() {
 		this.environment.setProperty("spring.lifecycle.timeout-per-shutdown-phase", "10s");
 		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)

@@ -101,6 +101,12 @@ final class DispatchedRequest extends HttpServletRequestWrapper {
 	}
 
 	@Override
+	public String getContextPath() {
+		return ownPaths() ? PathCanonicalizer.rawPrefix(getRequestURI(), getServletContext().getContextPath())
+				: super.getContextPath();
+	}
+
+	@Override
 	public String getRequestURI() {
 		return ownPaths() ? this.target.requestUri() : super.getRequestURI();
 	}

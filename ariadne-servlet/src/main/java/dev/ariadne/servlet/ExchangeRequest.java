@@ -513,7 +513,7 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public String getContextPath() {
-		return this.context.getContextPath();
+		return PathCanonicalizer.rawPrefix(this.requestUri, this.context.getContextPath());
 	}
 
 	@Override

@@ -177,6 +177,9 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (server != null && !this.headers.contains("Server")) {
 			this.core.header("Server", server);
 		}
+		if (this.exchange.request().input().framingLost()) {
+			this.core.header("Connection", "close");
+		}
 	}
 
 	/**
@@ -246,15 +249,28 @@ final class ExchangeResponse implements HttpServletResponse {
 		this.suspended = clearBuffer;
 	}
 
+	/**
+	 * Makes a redirect location absolute, as {@code sendRedirect} requires of the container
+	 * (and as Boot's Tomcat sends it): a path against the server root, a relative reference
+	 * against the request URI, a network-path reference with the request's scheme; all with
+	 * the request's scheme, host and port.
+	 */
 	private String resolveLocation(String location) {
 		int colon = location.indexOf(':');
 		boolean absolute = colon > 0 && colon < firstOf(location, "/?#");
-		if (absolute || location.startsWith("/")) {
+		if (absolute) {
 			return location;
 		}
 		ExchangeRequest request = this.exchange.request();
+		if (location.startsWith("//")) {
+			return request.getScheme() + ":" + location;
+		}
+		if (location.startsWith("/")) {
+			return ExchangeRequest.requestUrl(request, location).toString();
+		}
 		try {
-			return URI.create(request.getRequestURI()).resolve(URI.create(location)).toString();
+			String path = URI.create(request.getRequestURI()).resolve(URI.create(location)).toString();
+			return ExchangeRequest.requestUrl(request, path).toString();
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("Redirect location '" + location

@@ -72,21 +72,27 @@ final class MediaTypes {
 	}
 
 	/**
-	 * Returns a content type with its {@code charset} parameter removed.
+	 * Returns a content type with its {@code charset} parameter removed, and the other
+	 * parameters as the application wrote them (a client may compare them as text).
 	 * @param contentType the header value
 	 * @return the value without charset
 	 */
 	static String withoutCharset(String contentType) {
+		String trimmed = contentType.trim();
+		if (charset(trimmed) == null) {
+			return trimmed;
+		}
 		StringBuilder result = new StringBuilder();
-		int start = contentType.indexOf(';');
-		result.append(((start < 0) ? contentType : contentType.substring(0, start)).trim());
+		int start = trimmed.indexOf(';');
+		result.append(trimmed.substring(0, start).trim());
 		while (start >= 0) {
-			int end = nextSeparator(contentType, start + 1);
-			String parameter = contentType.substring(start + 1, (end < 0) ? contentType.length() : end).trim();
+			int end = nextSeparator(trimmed, start + 1);
+			String raw = trimmed.substring(start, (end < 0) ? trimmed.length() : end);
+			String parameter = raw.substring(1).trim();
 			int equals = parameter.indexOf('=');
 			boolean charset = equals > 0 && parameter.substring(0, equals).trim().equalsIgnoreCase("charset");
 			if (!charset && !parameter.isEmpty()) {
-				result.append(";").append(parameter);
+				result.append(raw);
 			}
 			start = end;
 		}

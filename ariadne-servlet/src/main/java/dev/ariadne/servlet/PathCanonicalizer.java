@@ -58,6 +58,43 @@ final class PathCanonicalizer {
 		return join(segments);
 	}
 
+	/**
+	 * Returns the part of a raw path that canonicalises to a prefix: what
+	 * {@code getContextPath()} returns (Servlet 6.1 section 3.5: the portion of the request URI
+	 * that indicates the context, not decoded), so that the request URI always starts with the
+	 * context path, as Spring's path parsing requires, however the client spelled it.
+	 * @param rawPath the path as sent, whose canonical form starts with the prefix
+	 * @param prefix the canonical prefix, for example the context path {@code /app}
+	 * @return the raw prefix, for example {@code /app;v=1} of {@code /app;v=1/x}; the prefix
+	 * itself when no part of the raw path canonicalises to it
+	 */
+	static String rawPrefix(String rawPath, String prefix) {
+		if (prefix.isEmpty() || (rawPath.startsWith(prefix)
+				&& (rawPath.length() == prefix.length() || rawPath.charAt(prefix.length()) == '/'))) {
+			return prefix;
+		}
+		int end = rawPath.indexOf('/', 1);
+		while (true) {
+			String candidate = (end < 0) ? rawPath : rawPath.substring(0, end);
+			if (canonicalizesTo(candidate, prefix)) {
+				return candidate;
+			}
+			if (end < 0) {
+				return prefix;
+			}
+			end = rawPath.indexOf('/', end + 1);
+		}
+	}
+
+	private static boolean canonicalizesTo(String rawPath, String canonical) {
+		try {
+			return canonicalize(rawPath).equals(canonical);
+		}
+		catch (SuspiciousPathException ex) {
+			return false;
+		}
+	}
+
 	/** Whether the path is already canonical: no escapes, parameters, dot or empty segments. */
 	private static boolean isPlain(String path) {
 		char previous = '/';

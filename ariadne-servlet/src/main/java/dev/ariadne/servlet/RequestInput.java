@@ -9,6 +9,8 @@ import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletResponse;
 
+import dev.ariadne.http.HttpParseException;
+
 /**
  * The request body as the application reads it, straight from the core's body stream (never
  * buffered whole). In non-blocking mode (a {@link ReadListener} is set) reads take only bytes
@@ -28,9 +30,33 @@ final class RequestInput extends ServletInputStream {
 
 	private volatile boolean finished;
 
+	private volatile boolean framingLost;
+
 	RequestInput(ServletExchange exchange, InputStream body) {
 		this.exchange = exchange;
 		this.body = body;
+	}
+
+	/**
+	 * Whether reading the body failed on its framing (a bad chunk, a chunk or body over the
+	 * limit): the connection cannot carry another request, so the response says it closes,
+	 * whoever answers it (the application may catch the failure and answer itself).
+	 */
+	boolean framingLost() {
+		return this.framingLost;
+	}
+
+	/** Reads from the core's body, noting a failure of its framing. */
+	private int readBody(byte[] bytes, int offset, int length) throws IOException {
+		try {
+			return this.body.read(bytes, offset, length);
+		}
+		catch (IOException ex) {
+			if (ex.getCause() instanceof HttpParseException) {
+				this.framingLost = true;
+			}
+			throw ex;
+		}
 	}
 
 	/** Bytes fetched ahead for a non-blocking reader. */
@@ -50,7 +76,7 @@ final class RequestInput extends ServletInputStream {
 		if (this.finished) {
 			return -1;
 		}
-		int count = this.body.read(this.ready, 0, this.ready.length);
+		int count = readBody(this.ready, 0, this.ready.length);
 		if (count < 0) {
 			this.finished = true;
 			return -1;
@@ -84,7 +110,7 @@ final class RequestInput extends ServletInputStream {
 		if (this.exchange.nonBlocking().readingNonBlocking()) {
 			throw new IllegalStateException("read() called while isReady() is false");
 		}
-		int count = this.body.read(bytes, offset, length);
+		int count = readBody(bytes, offset, length);
 		if (count < 0) {
 			this.finished = true;
 		}

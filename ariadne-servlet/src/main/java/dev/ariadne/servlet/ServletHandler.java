@@ -50,7 +50,8 @@ final class ServletHandler implements Handler {
 			if (path.equals(contextPath)) {
 				serverHeader(response);
 				response.status(302);
-				response.header("Location", contextPath + "/" + ((query != null) ? "?" + query : ""));
+				String base = "http://" + authority(request);
+				response.header("Location", base + contextPath + "/" + ((query != null) ? "?" + query : ""));
 				response.send(new byte[0]);
 				request.route(RequestEvent.NOT_FOUND);
 				return;
@@ -63,6 +64,14 @@ final class ServletHandler implements Handler {
 			path = path.substring(contextPath.length());
 		}
 		new ServletExchange(this.context, request, response, rawPath, query, path).run();
+	}
+
+	/** The host and port the request was sent to, as a redirect to the same server names them. */
+	private static String authority(Request request) {
+		String host = HostHeader.name(request.header("Host"), request.localAddress());
+		int port = HostHeader.port(request.header("Host"), request.localAddress());
+		host = (host.indexOf(':') >= 0) ? "[" + host + "]" : host;
+		return (port > 0 && port != 80) ? host + ":" + port : host;
 	}
 
 	/** Where the path starts in an origin-form or absolute-form target. */

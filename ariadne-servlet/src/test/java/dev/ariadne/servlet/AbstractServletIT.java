@@ -104,6 +104,16 @@ abstract class AbstractServletIT {
 					+ request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) + " included-info="
 					+ request.getAttribute(RequestDispatcher.INCLUDE_PATH_INFO));
 		})).addMapping("/target/*");
+		context.addServlet("swallow", Servlets.of((request, response) -> {
+			try {
+				request.getInputStream().readAllBytes();
+				Servlets.write(response, "read");
+			}
+			catch (IOException ex) {
+				// an application that answers a body it could not read, as an error page does
+				Servlets.write(response, "caught");
+			}
+		})).addMapping("/swallow");
 		context.addServlet("upload", Servlets.of(AbstractServletIT::upload)).setMultipartConfig(
 				new jakarta.servlet.MultipartConfigElement("", 64 * 1024, 200 * 1024, 1024));
 		context.getServletRegistration("upload").addMapping("/upload", "/upload-parts-first");
@@ -349,6 +359,21 @@ abstract class AbstractServletIT {
 		assertThat(reply.text()).contains("context=/app " + expected + " uri=" + path);
 	}
 
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			/app;v=1/prefix/a    | /app;v=1
+			//app/prefix/a       | //app
+			/%61pp/prefix/a      | /%61pp
+			/x/../app/prefix/a   | /x/../app
+			""")
+	void givesTheContextPathAsTheRequestUriSpellsIt(String path, String contextPath) throws IOException {
+		// the request URI starts with the context path, as Spring's path parsing requires
+		Wire.Reply reply = get(path);
+		assertThat(reply.status).isEqualTo(200);
+		assertThat(reply.text()).contains("context=" + contextPath + " servlet=/prefix info=/a match=PATH")
+			.contains(" uri=" + path + " ");
+	}
+
 	@Test
 	void runsFiltersByUrlPatternThenByServletName() throws IOException {
 		assertThat(get("/app/exact").text()).endsWith("trace=REQUEST,exact-only,by-name");
@@ -360,7 +385,7 @@ abstract class AbstractServletIT {
 	void redirectsTheBareContextPathAndRefusesPathsOutsideIt() throws IOException {
 		Wire.Reply bare = get("/app?x=1");
 		assertThat(bare.status).isEqualTo(302);
-		assertThat(bare.header("Location")).isEqualTo("/app/?x=1");
+		assertThat(bare.header("Location")).isEqualTo("http://localhost/app/?x=1");
 		assertThat(get("/application").status).isEqualTo(404);
 		assertThat(get("/").status).isEqualTo(404);
 	}
@@ -512,9 +537,33 @@ abstract class AbstractServletIT {
 	}
 
 	@Test
+	void closesAfterAnAnswerToABodyWhoseFramingIsLost() throws IOException {
+		try (Wire wire = Wire.open(this.server.port())) {
+			Wire.Reply reply = wire.send("POST /app/swallow HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+					+ "zz\r\nhello\r\n0\r\n\r\nGET /app/exact HTTP/1.1\r\nHost: x\r\n\r\n").read();
+			// the socket models stream the body, so the servlet answers; the event loop refuses it first
+			assertThat(reply.status).isIn(200, 400);
+			if (reply.status == 200) {
+				assertThat(reply.text()).isEqualTo("caught");
+			}
+			assertThat(reply.header("Connection")).isEqualTo("close");
+			// and what followed the broken chunk is never read as a request
+			assertThat(wire.closedByServer()).isTrue();
+		}
+	}
+
+	@Test
 	void redirectsToResolvedLocations() throws IOException {
-		assertThat(get("/app/redirect/a/b?to=c").header("Location")).isEqualTo("/app/redirect/a/c");
-		assertThat(get("/app/redirect/a/b?to=/elsewhere").header("Location")).isEqualTo("/elsewhere");
+		// absolute, as sendRedirect requires of the container, from the request's own host
+		assertThat(get("/app/redirect/a/b?to=c").header("Location")).isEqualTo("http://localhost/app/redirect/a/c");
+		assertThat(get("/app/redirect/a/b?to=../d?q=1").header("Location"))
+			.isEqualTo("http://localhost/app/redirect/d?q=1");
+		assertThat(get("/app/redirect/a/b?to=/elsewhere").header("Location")).isEqualTo("http://localhost/elsewhere");
+		assertThat(get("/app/redirect/a/b?to=//other.example/z").header("Location"))
+			.isEqualTo("http://other.example/z");
+		Wire.Reply withPort = Wire.exchange(this.server.port(),
+				"GET /app/redirect/a/b?to=c HTTP/1.1\r\nHost: shop.example:8443\r\n\r\n");
+		assertThat(withPort.header("Location")).isEqualTo("http://shop.example:8443/app/redirect/a/c");
 		Wire.Reply absolute = get("/app/redirect/x?to=http://example.com/y");
 		assertThat(absolute.status).isEqualTo(302);
 		assertThat(absolute.header("Location")).isEqualTo("http://example.com/y");

@@ -129,6 +129,24 @@ class PathCanonicalizerTest {
 		assertCanonical(uri, expected);
 	}
 
+	@ParameterizedTest(name = "{0} under {1} -> {2}")
+	@CsvSource(delimiter = '|', textBlock = """
+			/app/x             | /app   | /app
+			/app               | /app   | /app
+			/app;v=1/x         | /app   | /app;v=1
+			//app/x            | /app   | //app
+			/%61pp/x           | /app   | /%61pp
+			/x/../app/y        | /app   | /x/../app
+			/./app;v=1         | /app   | /./app;v=1
+			/shop/app/x        | /shop/app | /shop/app
+			/shop;a/app;b/x    | /shop/app | /shop;a/app;b
+			/x                 | ''     | ''
+			""")
+	void findsTheRawPartOfAPathThatIsTheContextPath(String raw, String contextPath, String expected) {
+		assertThat(PathCanonicalizer.rawPrefix(raw, contextPath)).isEqualTo(expected);
+		assertThat(raw).startsWith(expected);
+	}
+
 	private static void assertCanonical(String uri, String expected) {
 		// the query is split off before canonicalisation; a fragment stays, to be refused
 		String path = uri.replaceFirst("\\?[^#]*", "");

@@ -24,9 +24,6 @@ public final class Answers {
 	/** How long a closing connection discards what the client still sends: one second. */
 	public static final long LINGER_NANOS = 1_000_000_000L;
 
-	/** Most bytes a closing connection discards while it lingers. */
-	public static final int LINGER_BYTES = 64 * 1024;
-
 	/** The default pool's workers and queue are all taken (503). */
 	public static final String QUEUE_FULL = "All workers are busy and the queue is full";
 

@@ -351,20 +351,18 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	/**
 	 * Half-closes and discards what the client still sends for a moment, so that the error
-	 * response is read before the connection resets.
+	 * response is read before the connection resets. Bounded by time only, as in the event
+	 * loop: a client still sending a large body would be reset by a close after a byte count.
 	 */
 	private void lingerAndClose() throws IOException {
 		this.socket.shutdownOutput();
 		this.socket.setSoTimeout((int) TimeUnit.NANOSECONDS.toMillis(Answers.LINGER_NANOS));
 		long deadline = System.nanoTime() + Answers.LINGER_NANOS;
 		byte[] scrap = this.in.array();
-		int discarded = 0;
-		while (discarded < Answers.LINGER_BYTES && System.nanoTime() < deadline) {
-			int n = this.input.read(scrap, 0, scrap.length);
-			if (n < 0) {
+		while (System.nanoTime() < deadline) {
+			if (this.input.read(scrap, 0, scrap.length) < 0) {
 				break;
 			}
-			discarded += n;
 		}
 	}
 
@@ -447,9 +445,13 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 		private boolean hasBody;
 
+		/** Why the body's framing was lost; every later read fails with it, the drain too. */
+		private HttpParseException failure;
+
 		void reset(RequestHead head) {
 			this.hasBody = head.hasBody();
 			this.awaitingContinue = this.hasBody && head.expectContinue();
+			this.failure = null;
 		}
 
 		@Override
@@ -471,6 +473,11 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		public int read(byte[] bytes, int offset, int length) throws IOException {
 			if (length == 0) {
 				return 0;
+			}
+			if (this.failure != null) {
+				// the parser cannot resume: a handler that caught the failure must not read on,
+				// nor may the drain after its response wait for bytes that cannot be framed
+				throw new BodyException(this.failure);
 			}
 			if (this.awaitingContinue) {
 				this.awaitingContinue = false;
@@ -494,6 +501,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 					connection.parser.parse(connection.in);
 				}
 				catch (HttpParseException ex) {
+					this.failure = ex;
 					throw new BodyException(ex);
 				}
 			}
@@ -510,7 +518,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			catch (SocketTimeoutException ex) {
 				// answered 408 like a late head, as the event loop does, unless the handler has
 				// committed its response by now
-				throw new BodyException(new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT));
+				this.failure = new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT);
+				throw new BodyException(this.failure);
 			}
 		}
 
