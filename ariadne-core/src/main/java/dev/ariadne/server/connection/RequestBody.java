@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.http.HttpParseException;
 
 /**
  * A request body as its handler reads it, with the framing already removed. Each I/O model
- * supplies one: the socket models stream it from the connection as the handler reads, the event
- * loop hands over a body it has already read in full.
+ * supplies one, and every one streams: the bytes are read from the connection as the handler
+ * reads, never buffered whole by the server.
  */
 public abstract class RequestBody extends InputStream {
 
@@ -51,6 +52,17 @@ public abstract class RequestBody extends InputStream {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Returns the exception a body read throws when the body turns out malformed, too large or
+	 * too slow: if the handler lets it escape before committing its response, the client gets
+	 * its status.
+	 * @param cause what the parser (or the timeout) found, with the status to answer
+	 * @return the exception to throw
+	 */
+	protected static IOException badBody(HttpParseException cause) {
+		return new BodyException(cause);
 	}
 
 	@Override

@@ -22,16 +22,18 @@ import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
- * One connection of the event-loop model, attached to its selection key: reads and parses on
- * the selector, hands each complete request to a worker of its pool, and writes through its
- * {@link WriteQueue}.
+ * One connection of the event-loop model, attached to its selection key: reads and parses
+ * heads on the selector, hands each request to a worker of its pool as soon as its head is
+ * complete, and writes through its {@link WriteQueue}.
  *
  * <p>Thread ownership: the selector thread owns the key, the input buffer and the
- * {@link RequestReader}; once a request is complete it is handed to a worker, which owns the
- * exchange, the {@link ConnectionOutput}, and the input and reader (to parse pipelined
- * requests ahead), until it hands the connection back with a selector task
- * ({@link #complete}). Reading stops while a request is with a worker, so pipelined requests
- * are answered in order and never buffered without bound.
+ * {@link RequestReader}; once a head is complete the request is handed to a worker, which owns
+ * the exchange, the {@link ConnectionOutput}, and the input and reader (to read the body from
+ * the socket as the handler asks for it, {@link ChannelBody}, and to parse pipelined requests
+ * ahead), until it hands the connection back with a selector task ({@link #complete}). The
+ * selector reads nothing while a request is with a worker, except when the worker asks for
+ * more of its body ({@link #demandRead}); so pipelined requests are answered in order, and
+ * neither they nor a body are ever buffered beyond the one input buffer.
  */
 final class EventLoopConnection implements TrackedConnection {
 
@@ -78,6 +80,8 @@ final class EventLoopConnection implements TrackedConnection {
 
 	private final RequestReader reader;
 
+	private final ChannelBody body;
+
 	private final HttpExchange exchange;
 
 	// ---- selector thread only
@@ -98,6 +102,9 @@ final class EventLoopConnection implements TrackedConnection {
 	/** The route of a pipelined request the worker parsed ahead and left for its own pool. */
 	private RouteMatch routed;
 
+	/** What to tell once input arrives, for a worker waiting for more of a body; or {@code null}. */
+	private Runnable readDemand;
+
 	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context,
 			PoolEntry<RuntimeException> entry) throws IOException {
 		this.loop = loop;
@@ -107,7 +114,8 @@ final class EventLoopConnection implements TrackedConnection {
 		this.entry = entry;
 		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout());
 		this.out = new ConnectionOutput(this.writes::transmit, context.outputBuffers());
-		this.reader = new RequestReader(this.config, loop, this.writes, this.out);
+		this.reader = new RequestReader(this.config, loop);
+		this.body = new ChannelBody(this, channel, this.reader, this.out, this.config.headerTimeout().toNanos());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
 				(InetSocketAddress) channel.getLocalAddress(), () -> false);
 	}
@@ -151,10 +159,17 @@ final class EventLoopConnection implements TrackedConnection {
 			else if (this.phase == Phase.CLOSING) {
 				discardInput();
 			}
+			else if (this.readDemand != null) {
+				// the worker reading a body waits for this: it reads the bytes itself
+				Runnable demand = this.readDemand;
+				this.readDemand = null;
+				demand.run();
+			}
 			else {
-				// the client sent more while a worker has the connection (pipelining): stop
-				// watching until resume(). Read interest is dropped only here, lazily, so the
-				// usual request-response turn changes no interest at all (no epoll_ctl)
+				// the client sent more while a worker has the connection (pipelining, or a body
+				// nobody reads yet): stop watching until resume() or a demand. Read interest is
+				// dropped only here, lazily, so the usual request-response turn changes no
+				// interest at all (no epoll_ctl)
 				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
 			}
 		}
@@ -177,14 +192,9 @@ final class EventLoopConnection implements TrackedConnection {
 			this.reader.releaseEmptyBuffer();
 			return;
 		}
-		long now = this.loop.now();
 		if (this.idle) {
 			setIdle(false);
-			this.deadline = now + this.config.headerTimeout().toNanos();
-		}
-		else if (this.reader.head() != null) {
-			// a body arrives: the timeout bounds the gap between reads
-			this.deadline = now + this.config.headerTimeout().toNanos();
+			this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 		}
 		processInput();
 	}
@@ -220,7 +230,7 @@ final class EventLoopConnection implements TrackedConnection {
 	private void dispatch() {
 		this.phase = Phase.DISPATCHED;
 		RequestHead head = this.reader.head();
-		RequestBody body = this.reader.body();
+		RequestBody body = this.body.reset(head);
 		long start = this.reader.headNanos();
 		long dispatched = this.loop.now();
 		// routed once: here, or on the worker that parsed it ahead and left it for its own pool
@@ -258,7 +268,8 @@ final class EventLoopConnection implements TrackedConnection {
 				this.routed = next;
 				break;
 			}
-			keep = this.exchange.run(this.reader.head(), this.reader.body(), this.reader.headNanos(), 0, next);
+			keep = this.exchange.run(this.reader.head(), this.body.reset(this.reader.head()), this.reader.headNanos(), 0,
+					next);
 		}
 		complete(keep, invalid);
 	}
@@ -316,7 +327,7 @@ final class EventLoopConnection implements TrackedConnection {
 			this.invalidNext = null;
 			refuse(invalid.status(), invalid.reason(), RequestEvent.INVALID);
 		}
-		else if (this.reader.messageDone()) {
+		else if (this.reader.headReady()) {
 			dispatch();
 		}
 		else {
@@ -377,6 +388,27 @@ final class EventLoopConnection implements TrackedConnection {
 		}
 	}
 
+	// ---- reading a body (the worker asks, the selector watches)
+
+	/**
+	 * Asks the selector to tell the thread reading this connection's body once input arrives
+	 * (or the connection closes). Any thread but the selector, while the exchange holds the
+	 * connection; the reader then reads the socket itself.
+	 * @param wake what to run on the selector thread; it must not block
+	 */
+	void demandRead(Runnable wake) {
+		this.loop.execute(() -> watchInput(wake));
+	}
+
+	private void watchInput(Runnable wake) {
+		if (this.phase == Phase.CLOSED) {
+			wake.run();
+			return;
+		}
+		this.readDemand = wake;
+		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+	}
+
 	// ---- writing (selector thread)
 
 	/** Watches the socket for writability: bytes wait in the write queue. */
@@ -428,9 +460,7 @@ final class EventLoopConnection implements TrackedConnection {
 						close();
 					}
 					else {
-						refuse(Status.REQUEST_TIMEOUT_408,
-								(this.reader.head() == null) ? Answers.HEAD_TIMEOUT : Answers.BODY_TIMEOUT,
-								RequestEvent.INVALID);
+						refuse(Status.REQUEST_TIMEOUT_408, Answers.HEAD_TIMEOUT, RequestEvent.INVALID);
 					}
 				}
 			}
@@ -463,6 +493,12 @@ final class EventLoopConnection implements TrackedConnection {
 		boolean dispatched = this.phase == Phase.DISPATCHED;
 		this.phase = Phase.CLOSED;
 		this.writes.close();
+		if (this.readDemand != null) {
+			// the reader finds the channel closed
+			Runnable demand = this.readDemand;
+			this.readDemand = null;
+			demand.run();
+		}
 		setIdle(false);
 		if (this.key != null) {
 			this.key.cancel();
