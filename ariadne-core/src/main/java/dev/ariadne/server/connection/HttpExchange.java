@@ -131,8 +131,8 @@ public final class HttpExchange {
 		this.head = head;
 		this.body = body;
 		ServerResponse response = new ServerResponse(this, this.out, head.method() == Method.HEAD, head.version());
-		ServerRequest request = new ServerRequest(head, body, this.remote, this.local,
-				this.context.config().limits().maxBodySize());
+		ServerRequest request = new ServerRequest(head, body, this.remote, this.local, this.context.budget(),
+				this.context.config().headerTimeout().toNanos());
 		request.match(match);
 		boolean complete;
 		try {
@@ -142,6 +142,7 @@ public final class HttpExchange {
 		catch (Throwable failure) {
 			complete = fail(request, response, failure);
 		}
+		request.releaseBodies();
 		boolean keep = complete && response.keepAlive();
 		if (keep && !body.finished()) {
 			keep = drain(body);
@@ -194,7 +195,9 @@ public final class HttpExchange {
 		Throwable cause = (failure instanceof UncheckedIOException) ? failure.getCause() : failure;
 		if (cause instanceof BodyException bad && !response.committed()) {
 			HttpParseException parse = bad.parseException();
-			response.answer(parse.status(), parse.reason(), 0);
+			// a 503 here says no memory was free for the body: the client may try again
+			response.answer(parse.status(), parse.reason(),
+					(parse.status() == Status.SERVICE_UNAVAILABLE_503) ? 1 : 0);
 			return true;
 		}
 		if (cause instanceof IOException) {

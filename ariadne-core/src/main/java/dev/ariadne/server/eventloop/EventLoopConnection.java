@@ -112,7 +112,8 @@ final class EventLoopConnection implements TrackedConnection {
 		this.context = context;
 		this.config = context.config();
 		this.entry = entry;
-		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout());
+		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout(),
+				context.budget());
 		this.out = new ConnectionOutput(this.writes::transmit, context.outputBuffers());
 		this.reader = new RequestReader(this.config, loop);
 		this.body = new ChannelBody(this, channel, this.reader, this.out, this.config.headerTimeout().toNanos());
@@ -189,6 +190,12 @@ final class EventLoopConnection implements TrackedConnection {
 			return;
 		}
 		if (read == 0) {
+			if (!this.reader.holdsBuffer()) {
+				// at the buffer budget: read no more until a buffer is free (back-pressure)
+				this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_READ);
+				this.loop.awaitBuffer(this);
+				return;
+			}
 			this.reader.releaseEmptyBuffer();
 			return;
 		}
@@ -197,6 +204,22 @@ final class EventLoopConnection implements TrackedConnection {
 			this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 		}
 		processInput();
+	}
+
+	/**
+	 * Reads again after waiting for an input buffer, if one can be borrowed now; selector
+	 * thread.
+	 * @return whether the connection waits no more (it got a buffer, or reads nothing any more)
+	 */
+	boolean resumeReading() {
+		if (this.phase != Phase.READING) {
+			return true;
+		}
+		if (!this.reader.borrowBuffer()) {
+			return false;
+		}
+		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+		return true;
 	}
 
 	/** Parses what is buffered; dispatches a complete request. Selector thread. */

@@ -56,13 +56,21 @@ final class RequestReader implements RequestSink {
 	 * @throws IOException if the read failed
 	 */
 	int fill(SocketChannel channel) throws IOException {
-		if (this.in == null) {
-			this.in = this.loop.buffers().borrow();
-			if (this.in == null) {
-				return 0;
-			}
+		if (!borrowBuffer()) {
+			return 0;
 		}
 		return fillHeld(channel);
+	}
+
+	/**
+	 * Borrows an input buffer unless one is held; selector thread.
+	 * @return whether a buffer is held now; {@code false} when none fits the budget
+	 */
+	boolean borrowBuffer() {
+		if (this.in == null) {
+			this.in = this.loop.buffers().borrow();
+		}
+		return this.in != null;
 	}
 
 	/**
@@ -103,7 +111,7 @@ final class RequestReader implements RequestSink {
 	/** Gives the input buffer back to the loop's pool; selector thread. */
 	void releaseInput() {
 		if (this.in != null) {
-			this.loop.buffers().release(this.in);
+			this.loop.releaseBuffer(this.in);
 			this.in = null;
 		}
 	}

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
+import dev.ariadne.server.internal.BufferBudget;
+
 /**
  * The bytes of one event-loop connection that its socket has not taken yet, and the
  * back-pressure they put on the threads that write them.
@@ -20,6 +22,10 @@ import java.util.Arrays;
  * socket does not take at once. Bytes leave in the order they were given, whichever thread gave
  * them: every method holds the queue's lock.
  *
+ * <p>Queued bytes count in the server's {@link BufferBudget}, from the copy until the socket has
+ * taken them. A writer whose bytes do not fit the budget waits for it as for the queue (the
+ * selector's own answers are always queued).
+ *
  * <p>Draining: when bytes are queued, the selector is asked (once, with a selector task) to
  * watch the socket for writability; on it the selector calls {@link #flush()}, which writes
  * what the socket takes and gives the writable-again signal: it wakes every writer waiting in
@@ -30,6 +36,9 @@ final class WriteQueue {
 	/** Most bytes queued for a slow client before a writer waits. */
 	static final int HIGH_WATER = 64 * 1024;
 
+	/** How often a writer waiting for the budget looks whether bytes of it came back. */
+	private static final long BUDGET_POLL_MILLIS = 10;
+
 	private final SocketChannel channel;
 
 	private final SelectorLoop loop;
@@ -38,6 +47,8 @@ final class WriteQueue {
 	private final Runnable watchWritable;
 
 	private final Duration writeTimeout;
+
+	private final BufferBudget budget;
 
 	private final long writeTimeoutNanos;
 
@@ -61,9 +72,12 @@ final class WriteQueue {
 	 * @param loop the loop that owns the socket
 	 * @param watchWritable a task for the loop's thread that adds write interest to the key
 	 * @param writeTimeout the longest a write may make no progress
+	 * @param budget the server's buffer budget, which counts queued bytes
 	 */
-	WriteQueue(SocketChannel channel, SelectorLoop loop, Runnable watchWritable, Duration writeTimeout) {
+	WriteQueue(SocketChannel channel, SelectorLoop loop, Runnable watchWritable, Duration writeTimeout,
+			BufferBudget budget) {
 		this.channel = channel;
+		this.budget = budget;
 		this.loop = loop;
 		this.watchWritable = watchWritable;
 		this.writeTimeout = writeTimeout;
@@ -76,19 +90,35 @@ final class WriteQueue {
 	 * @param bytes the array, copied if queued
 	 * @param offset where the bytes start
 	 * @param length how many bytes
-	 * @throws IOException if the connection closed, or no byte could be written for the write
-	 * timeout ({@code keep-alive.timeout})
+	 * @throws IOException if the connection closed, or no byte could be written (or queued
+	 * within the budget) for the write timeout ({@code keep-alive.timeout})
 	 */
 	void transmit(byte[] bytes, int offset, int length) throws IOException {
 		int position = offset;
 		int end = offset + length;
+		long stalledSince = 0;
 		while (position < end) {
 			int slice = Math.min(end - position, HIGH_WATER);
 			synchronized (this.lock) {
-				writeOrQueue(bytes, position, slice);
-				awaitBelowHighWater();
+				int taken = writeOrQueue(bytes, position, slice, false);
+				position += taken;
+				if (taken == slice) {
+					awaitBelowHighWater();
+					stalledSince = 0;
+					continue;
+				}
+				// the rest does not fit the budget: wait until the socket takes more or bytes of
+				// the budget come back, whichever first
+				long now = System.nanoTime();
+				if (taken > 0 || stalledSince == 0) {
+					stalledSince = now;
+				}
+				else if (now - stalledSince >= this.writeTimeoutNanos) {
+					throw new IOException("Write timed out: neither the client nor the buffer budget "
+							+ "(ariadne.server.buffers.budget) took a byte for " + this.writeTimeout);
+				}
+				awaitWritableOrBudget();
 			}
-			position += slice;
 		}
 	}
 
@@ -101,11 +131,16 @@ final class WriteQueue {
 	 */
 	void enqueue(byte[] bytes, int offset, int length) throws IOException {
 		synchronized (this.lock) {
-			writeOrQueue(bytes, offset, length);
+			writeOrQueue(bytes, offset, length, true);
 		}
 	}
 
-	private void writeOrQueue(byte[] bytes, int offset, int length) throws IOException {
+	/**
+	 * Writes what the socket takes and queues the rest, if it fits the budget.
+	 * @param force whether to queue the rest whatever the budget says (the selector's answers)
+	 * @return the bytes written or queued: fewer than {@code length} when the rest does not fit
+	 */
+	private int writeOrQueue(byte[] bytes, int offset, int length, boolean force) throws IOException {
 		// caller holds lock
 		if (this.closed) {
 			throw new ClosedChannelException();
@@ -118,14 +153,28 @@ final class WriteQueue {
 			}
 			written = buffer.position() - offset;
 		}
-		if (written < length) {
-			this.pending.addLast(ByteBuffer.wrap(Arrays.copyOfRange(bytes, offset + written, offset + length)));
-			this.pendingBytes += length - written;
-			this.lastWriteNanos = System.nanoTime();
-			if (!this.watching) {
-				this.watching = true;
-				this.loop.execute(this.watchWritable);
-			}
+		int rest = length - written;
+		if (rest == 0) {
+			return length;
+		}
+		if (force) {
+			this.budget.force(rest);
+		}
+		else if (!this.budget.tryReserve(rest)) {
+			return written;
+		}
+		this.pending.addLast(ByteBuffer.wrap(Arrays.copyOfRange(bytes, offset + written, offset + length)));
+		this.pendingBytes += rest;
+		this.lastWriteNanos = System.nanoTime();
+		watch();
+		return length;
+	}
+
+	private void watch() {
+		// caller holds lock
+		if (!this.watching) {
+			this.watching = true;
+			this.loop.execute(this.watchWritable);
 		}
 	}
 
@@ -144,6 +193,22 @@ final class WriteQueue {
 				Thread.currentThread().interrupt();
 				throw new IOException("Interrupted while waiting to write", ex);
 			}
+		}
+		if (this.closed) {
+			throw new ClosedChannelException();
+		}
+	}
+
+	private void awaitWritableOrBudget() throws IOException {
+		// caller holds lock; the selector's flush() wakes this once the socket is writable, and a
+		// short wait lets it see bytes of the budget come back
+		watch();
+		try {
+			this.lock.wait(BUDGET_POLL_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("Interrupted while waiting to write", ex);
 		}
 		if (this.closed) {
 			throw new ClosedChannelException();
@@ -171,6 +236,7 @@ final class WriteQueue {
 						break;
 					}
 					this.pending.pollFirst();
+					this.budget.release(head.capacity());
 				}
 			}
 			catch (IOException ex) {
@@ -227,6 +293,11 @@ final class WriteQueue {
 	private void clear() {
 		// caller holds lock
 		this.closed = true;
+		long held = 0;
+		for (ByteBuffer buffer : this.pending) {
+			held += buffer.capacity();
+		}
+		this.budget.release(held);
 		this.pending.clear();
 		this.pendingBytes = 0;
 		this.lock.notifyAll();
