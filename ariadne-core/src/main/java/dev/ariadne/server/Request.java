@@ -11,7 +11,9 @@ import dev.ariadne.http.Method;
 import dev.ariadne.http.Version;
 
 /**
- * A request as a handler sees it. Valid only while its handler runs, and only on that thread.
+ * A request as a handler sees it. Valid only while its handler runs, and only on that thread,
+ * unless the handler suspends the exchange ({@link Response#suspend()}): then until the
+ * exchange ends, on one thread at a time.
  */
 public interface Request {
 

@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -20,6 +21,7 @@ import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
+import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 
@@ -29,11 +31,15 @@ import dev.ariadne.server.stats.RequestEvent;
  * virtual thread. The thread reads, parses, runs each exchange and writes, in order, so
  * pipelined requests are answered in order.
  *
+ * <p>While an exchange is suspended, the connection's thread waits for its tasks and runs them
+ * through the model's pool entry (a permit, or the route pool), then its end
+ * ({@link AsyncHost}).
+ *
  * <p>Responses are flushed before every blocking read, so pipelined responses leave in one
  * write while their requests are already buffered, and nothing waits unflushed while the
  * connection waits for input.
  */
-public final class SocketConnection implements RequestSink, TrackedConnection {
+public final class SocketConnection implements RequestSink, TrackedConnection, AsyncHost {
 
 	private static final Logger logger = System.getLogger(SocketConnection.class.getName());
 
@@ -69,6 +75,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private final HttpExchange exchange;
 
 	private final SocketBody body = new SocketBody();
+
+	/** The tasks of a suspended exchange, for this connection's thread. */
+	private final LinkedBlockingQueue<Runnable> asyncTasks = new LinkedBlockingQueue<>();
 
 	private InputStream input;
 
@@ -118,7 +127,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		this.writer = new SocketWriter(this.socket);
 		this.out = new ConnectionOutput(this.writer, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) this.socket.getRemoteSocketAddress(),
-				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection);
+				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection, this);
 	}
 
 	/**
@@ -176,6 +185,10 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			// a handler that left its interrupt status set must not cost the connection: a
 			// channel closes when a thread blocked in it is interrupted
 			Thread.interrupted();
+			if (dispatched && this.exchange.suspended()) {
+				awaitEnd();
+				Thread.interrupted();
+			}
 			if (!dispatched || !this.keep || !completeMessage()) {
 				return true;
 			}
@@ -183,6 +196,48 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			this.head = null;
 		}
 		return false;
+	}
+
+	/**
+	 * Runs the tasks of the suspended exchange as they come, until its end has run. Tasks
+	 * given after the end are dropped: the exchange they belong to is over.
+	 */
+	private void awaitEnd() throws InterruptedException {
+		while (this.exchange.suspended()) {
+			this.asyncTasks.take().run();
+		}
+		this.asyncTasks.clear();
+	}
+
+	@Override
+	public boolean execute(TaskPool routePool, Runnable task) {
+		this.asyncTasks.add(() -> {
+			if (!enter(routePool, task)) {
+				this.exchange.taskRefused();
+			}
+		});
+		return true;
+	}
+
+	@Override
+	public void resume(TaskPool routePool) {
+		Runnable end = () -> this.keep = this.exchange.endSuspended();
+		this.asyncTasks.add(() -> {
+			if (!enter(routePool, end)) {
+				// the end must run: on this thread, without the permit it could not have
+				end.run();
+			}
+		});
+	}
+
+	private boolean enter(TaskPool routePool, Runnable task) {
+		try {
+			return this.entry.enter(routePool, task) == null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/** Runs the current exchange, on this thread or on a worker of its route pool. */
@@ -386,6 +441,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	public void abort() {
 		this.state.set(CLOSED);
 		closeSocket();
+		this.exchange.connectionClosed();
 	}
 
 	private void close() {

@@ -12,12 +12,15 @@ import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.Answers;
+import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.RequestBody;
 import dev.ariadne.server.connection.TrackedConnection;
+import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 
@@ -35,7 +38,7 @@ import dev.ariadne.server.stats.RequestEvent;
  * more of its body ({@link #demandRead}); so pipelined requests are answered in order, and
  * neither they nor a body are ever buffered beyond the one input buffer.
  */
-final class EventLoopConnection implements TrackedConnection {
+final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
 	private static final Logger logger = System.getLogger(EventLoopConnection.class.getName());
 
@@ -118,7 +121,7 @@ final class EventLoopConnection implements TrackedConnection {
 		this.reader = new RequestReader(this.config, loop);
 		this.body = new ChannelBody(this, channel, this.reader, this.out, this.config.headerTimeout().toNanos());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
-				(InetSocketAddress) channel.getLocalAddress(), () -> false);
+				(InetSocketAddress) channel.getLocalAddress(), () -> false, this);
 	}
 
 	/** Returns the selector loop that owns this connection. */
@@ -274,6 +277,19 @@ final class EventLoopConnection implements TrackedConnection {
 	 */
 	private void runExchanges(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
 		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
+		goOn(keep, match.pool());
+	}
+
+	/**
+	 * After an exchange, on the worker that ran or ended it: unless it is suspended, the
+	 * pipelined requests of the same pool, then the hand-back to the selector.
+	 */
+	private void goOn(boolean kept, String pool) {
+		if (this.exchange.suspended()) {
+			suspended();
+			return;
+		}
+		boolean keep = kept;
 		HttpParseException invalid = null;
 		for (int inline = 0; keep; inline++) {
 			try {
@@ -286,15 +302,58 @@ final class EventLoopConnection implements TrackedConnection {
 				break;
 			}
 			RouteMatch next = this.exchange.route(this.reader.head());
-			if (inline == MAX_INLINE || !next.pool().equals(match.pool())) {
+			if (inline == MAX_INLINE || !next.pool().equals(pool)) {
 				// the selector dispatches it to its own pool
 				this.routed = next;
 				break;
 			}
 			keep = this.exchange.run(this.reader.head(), this.body.reset(this.reader.head()), this.reader.headNanos(), 0,
 					next);
+			if (this.exchange.suspended()) {
+				suspended();
+				return;
+			}
 		}
 		complete(keep, invalid);
+	}
+
+	/**
+	 * The handler suspended the exchange and returned: the worker goes back to its pool, and
+	 * the connection stays with the exchange (no read timeout) until it ends. An input buffer
+	 * that nothing reads any more goes back to the loop's pool meanwhile; the end comes through
+	 * the selector ({@link #resume}), after that.
+	 */
+	private void suspended() {
+		if (this.body.finished() && !this.reader.hasInput()) {
+			this.loop.execute(this.reader::releaseEmptyBuffer);
+		}
+	}
+
+	// ---- a suspended exchange (any thread but the selector)
+
+	@Override
+	public boolean execute(TaskPool routePool, Runnable task) {
+		return this.entry.enter(routePool, task) == null;
+	}
+
+	@Override
+	public void resume(TaskPool routePool) {
+		String pool = (routePool != null) ? routePool.name() : Route.DEFAULT_POOL;
+		this.loop.execute(() -> {
+			if (this.entry.enter(routePool, () -> goOn(this.exchange.endSuspended(), pool)) != null) {
+				abandon();
+			}
+		});
+	}
+
+	/** The pool refused the end of a suspended exchange (it is stopping): close; selector thread. */
+	private void abandon() {
+		logger.log(Level.WARNING, "The pool refused to end a suspended exchange; closing its connection");
+		close();
+		this.exchange.abandonSuspended();
+		this.out.discard();
+		this.out.release();
+		this.reader.releaseInput();
 	}
 
 	/**
@@ -532,7 +591,11 @@ final class EventLoopConnection implements TrackedConnection {
 		catch (IOException ex) {
 			logger.log(Level.DEBUG, "Closing a connection failed", ex);
 		}
-		if (!dispatched) {
+		if (dispatched) {
+			// a suspended exchange learns it here; its worker (or its end) releases the input
+			this.exchange.connectionClosed();
+		}
+		else {
 			// a worker may be parsing ahead in it; afterExchange releases it then
 			this.reader.releaseInput();
 		}

@@ -1,0 +1,167 @@
+package dev.ariadne.server.connection;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.ariadne.server.AsyncResponse;
+import dev.ariadne.server.pool.TaskPool;
+
+/**
+ * A suspended exchange, as the application holds it: when its end is asked for (complete or
+ * abort) and when its handler returns, whichever is last, the model's {@link AsyncHost} runs
+ * the end on a worker. If the end is asked for while the handler still runs, the handler's
+ * thread ends the exchange itself, as if it had never been suspended.
+ *
+ * <p>Thread-safe: any thread but a selector may call it; the state is guarded by this object.
+ */
+final class AsyncExchange implements AsyncResponse {
+
+	private static final Logger logger = System.getLogger(AsyncExchange.class.getName());
+
+	private final AsyncHost host;
+
+	private final TaskPool routePool;
+
+	// ---- guarded by this
+
+	private boolean handlerRunning = true;
+
+	private boolean endRequested;
+
+	private boolean ended;
+
+	private Throwable failure;
+
+	private boolean closed;
+
+	private List<Runnable> closeListeners;
+
+	AsyncExchange(AsyncHost host, TaskPool routePool) {
+		this.host = host;
+		this.routePool = routePool;
+	}
+
+	/**
+	 * The handler that suspended the exchange returned; on its thread.
+	 * @param thrown what it threw, or {@code null}; it ends the exchange as an abort would
+	 * @return whether the exchange stays suspended; if not, the calling thread ends it now
+	 */
+	synchronized boolean handlerReturned(Throwable thrown) {
+		this.handlerRunning = false;
+		if (thrown != null && !this.endRequested) {
+			this.endRequested = true;
+			this.failure = thrown;
+		}
+		if (this.endRequested) {
+			this.ended = true;
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Returns what the exchange was aborted with.
+	 * @return the failure, or {@code null} for a completed exchange
+	 */
+	synchronized Throwable failure() {
+		return this.failure;
+	}
+
+	@Override
+	public void execute(Runnable task) {
+		synchronized (this) {
+			if (this.ended) {
+				throw new IllegalStateException("The exchange has ended");
+			}
+		}
+		if (!this.host.execute(this.routePool, () -> runTask(task))) {
+			throw new IllegalStateException("The exchange's pool refused the task: its queue is full or the "
+					+ "server is stopping");
+		}
+	}
+
+	private void runTask(Runnable task) {
+		try {
+			task.run();
+		}
+		catch (Throwable ex) {
+			abort(ex);
+		}
+	}
+
+	@Override
+	public void complete() {
+		end(null);
+	}
+
+	@Override
+	public void abort(Throwable failure) {
+		end((failure != null) ? failure : new IllegalStateException("Aborted"));
+	}
+
+	private void end(Throwable failure) {
+		synchronized (this) {
+			if (this.endRequested) {
+				return;
+			}
+			this.endRequested = true;
+			this.failure = failure;
+			if (this.handlerRunning) {
+				return;
+			}
+			this.ended = true;
+		}
+		this.host.resume(this.routePool);
+	}
+
+	@Override
+	public synchronized boolean ended() {
+		return this.endRequested;
+	}
+
+	@Override
+	public synchronized boolean closed() {
+		return this.closed;
+	}
+
+	@Override
+	public void onClose(Runnable listener) {
+		synchronized (this) {
+			if (!this.closed) {
+				if (this.closeListeners == null) {
+					this.closeListeners = new ArrayList<>(2);
+				}
+				this.closeListeners.add(listener);
+				return;
+			}
+		}
+		tell(listener);
+	}
+
+	/**
+	 * The connection closed; any thread, even a selector (the listeners run on a worker).
+	 */
+	void connectionClosed() {
+		List<Runnable> listeners;
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			listeners = this.closeListeners;
+			this.closeListeners = null;
+		}
+		if (listeners != null) {
+			listeners.forEach(this::tell);
+		}
+	}
+
+	private void tell(Runnable listener) {
+		if (!this.host.execute(this.routePool, () -> runTask(listener))) {
+			logger.log(Level.DEBUG, "A close listener of a suspended exchange was refused by its pool");
+		}
+	}
+
+}
