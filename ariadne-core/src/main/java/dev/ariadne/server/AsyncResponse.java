@@ -81,4 +81,62 @@ public interface AsyncResponse {
 	 */
 	void onClose(Runnable listener);
 
+	// ---- non-blocking I/O
+
+	/**
+	 * Reads what the request body has now, never waiting for the client: the non-blocking
+	 * counterpart of {@link Request#body()}, for one reader at a time. The first call sends
+	 * {@code 100 Continue} when the client asked for it.
+	 * @param bytes where to put the bytes
+	 * @param offset where to start in the array
+	 * @param length the most bytes to read, more than 0
+	 * @return the bytes read; 0 when none are there now ({@link #readable()} then arranges to
+	 * be told); -1 at the end of the body
+	 * @throws java.io.IOException if the body is malformed or too large, its client paused for
+	 * longer than {@code request.header-timeout} (408), or the connection failed
+	 */
+	int read(byte[] bytes, int offset, int length) throws java.io.IOException;
+
+	/**
+	 * Returns whether {@link #read} would return something now: bytes, the end of the body, or a
+	 * failure. When not, the task given to {@link #onReadable} runs once, on a worker of the
+	 * exchange's pool, as soon as it would: when bytes arrive, the body ends, the client paused
+	 * for longer than {@code request.header-timeout}, or the connection failed.
+	 * <p>{@code event-loop}: the selector watches the socket for the exchange. Socket models: the
+	 * connection's own thread, which waits anyway, reads for the exchange; the exchange's other
+	 * tasks wait behind that read.
+	 * @return whether a read returns something now
+	 * @throws IllegalStateException if no task was given to {@link #onReadable}
+	 */
+	boolean readable();
+
+	/**
+	 * Sets the task that {@link #readable()} arranges to run when a read would return something.
+	 * @param task the task
+	 */
+	void onReadable(Runnable task);
+
+	/**
+	 * Switches the response's stream to writes that never wait, and sets the task run when it
+	 * may be written again: from now on what the socket does not take at once is queued,
+	 * counted in the buffer budget even beyond it, and the writer asks {@link #writable()}
+	 * before each write. The exchange's end (after {@link #complete()}) writes as usual.
+	 * <p>Socket models: the queued bytes are written by the connection's own thread, which waits
+	 * anyway; its other tasks wait behind those writes.
+	 * @param task run once, on a worker of the exchange's pool, each time the stream may be
+	 * written again after {@link #writable()} answered {@code false}
+	 */
+	void onWritable(Runnable task);
+
+	/**
+	 * Returns whether the response's stream may be written now without queuing beyond the
+	 * connection's share: fewer than 64 KiB queued for the client and the budget not spent.
+	 * When not, the task given to {@link #onWritable} runs once the queue has drained below
+	 * 16 KiB (or the budget has room again). Always {@code true} once the connection failed:
+	 * the next write says so.
+	 * @return whether to write now
+	 * @throws IllegalStateException if no task was given to {@link #onWritable}
+	 */
+	boolean writable();
+
 }

@@ -1,5 +1,6 @@
 package dev.ariadne.server.connection;
 
+import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -24,6 +25,16 @@ final class AsyncExchange implements AsyncResponse {
 
 	private final TaskPool routePool;
 
+	private final RequestBody body;
+
+	private final ConnectionOutput out;
+
+	/** Run when a non-blocking read would return something; set by the reader. */
+	private volatile Runnable readListener;
+
+	/** Run when the stream may be written again; set by the writer. */
+	private volatile Runnable writeListener;
+
 	// ---- guarded by this
 
 	private boolean handlerRunning = true;
@@ -38,9 +49,11 @@ final class AsyncExchange implements AsyncResponse {
 
 	private List<Runnable> closeListeners;
 
-	AsyncExchange(AsyncHost host, TaskPool routePool) {
+	AsyncExchange(AsyncHost host, TaskPool routePool, RequestBody body, ConnectionOutput out) {
 		this.host = host;
 		this.routePool = routePool;
+		this.body = body;
+		this.out = out;
 	}
 
 	/**
@@ -162,6 +175,46 @@ final class AsyncExchange implements AsyncResponse {
 		if (!this.host.execute(this.routePool, () -> runTask(listener))) {
 			logger.log(Level.DEBUG, "A close listener of a suspended exchange was refused by its pool");
 		}
+	}
+
+	// ---- non-blocking I/O
+
+	@Override
+	public int read(byte[] bytes, int offset, int length) throws IOException {
+		return this.body.readNow(bytes, offset, length);
+	}
+
+	@Override
+	public boolean readable() {
+		Runnable listener = this.readListener;
+		if (listener == null) {
+			throw new IllegalStateException("No task to run when the body is readable: call onReadable first");
+		}
+		if (this.body.readableNow()) {
+			return true;
+		}
+		this.host.awaitReadable(this.routePool, () -> runTask(listener));
+		return false;
+	}
+
+	@Override
+	public void onReadable(Runnable task) {
+		this.readListener = task;
+	}
+
+	@Override
+	public void onWritable(Runnable task) {
+		this.writeListener = task;
+		this.out.nonBlocking(true);
+	}
+
+	@Override
+	public boolean writable() {
+		Runnable listener = this.writeListener;
+		if (listener == null) {
+			throw new IllegalStateException("No task to run when the stream is writable: call onWritable first");
+		}
+		return this.host.writable(this.routePool, () -> runTask(listener));
 	}
 
 }

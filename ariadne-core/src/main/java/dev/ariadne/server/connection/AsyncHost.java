@@ -34,4 +34,23 @@ public interface AsyncHost {
 	 */
 	void resume(TaskPool routePool);
 
+	/**
+	 * Runs a task once the request body would give a non-blocking read something (bytes, its
+	 * end, or a failure: a gap longer than {@code request.header-timeout}, a closed
+	 * connection); the body just said it would not.
+	 * @param routePool the route's pool, or {@code null} for the model's own
+	 * @param task the task, run on a worker of that pool
+	 */
+	void awaitReadable(TaskPool routePool, Runnable task);
+
+	/**
+	 * Returns whether the connection takes more non-blocking writes now: fewer than 64 KiB
+	 * queued for the client and the buffer budget not spent. When not, runs a task once the
+	 * queue has drained below 16 KiB (or the budget has room again).
+	 * @param routePool the route's pool, or {@code null} for the model's own
+	 * @param task the task, run on a worker of that pool when the answer was {@code false}
+	 * @return whether to write now
+	 */
+	boolean writable(TaskPool routePool, Runnable task);
+
 }

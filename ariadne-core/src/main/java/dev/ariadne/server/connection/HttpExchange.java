@@ -261,7 +261,7 @@ public final class HttpExchange {
 			// the connection failed: the next write says so
 			this.out.discard();
 		}
-		async = new AsyncExchange(this.host, this.context.routePools().get(this.match.pool()));
+		async = new AsyncExchange(this.host, this.context.routePools().get(this.match.pool()), this.body, this.out);
 		this.async = async;
 		return async;
 	}
@@ -271,6 +271,8 @@ public final class HttpExchange {
 	 * held of the budget, drains an unread body, and reports the exchange.
 	 */
 	private boolean end(Throwable failure, long begin) {
+		// the end writes as any exchange does, waiting for a slow client
+		this.out.nonBlocking(false);
 		ServerRequest request = this.request;
 		ServerResponse response = this.response;
 		boolean complete;

@@ -33,6 +33,24 @@ public abstract class RequestBody extends InputStream {
 	public abstract Headers trailers();
 
 	/**
+	 * Reads what the body has now, never waiting for the client (a suspended exchange's
+	 * non-blocking read); one reader at a time, which must not also read with {@link #read}.
+	 * @param bytes where to put the bytes
+	 * @param offset where to start
+	 * @param length the most bytes, more than 0
+	 * @return the bytes read, 0 when none are there now, -1 at the end of the body
+	 * @throws IOException if the body is malformed, too large or too slow, or reading failed
+	 */
+	public abstract int readNow(byte[] bytes, int offset, int length) throws IOException;
+
+	/**
+	 * Returns whether {@link #readNow} would return something now: bytes, the end, or a failure
+	 * it then throws. Reads what the client has sent without waiting for more.
+	 * @return whether a non-blocking read returns something now
+	 */
+	public abstract boolean readableNow();
+
+	/**
 	 * Reads and discards what is left of the body, so the next request can be read.
 	 * @param limit the most bytes worth discarding
 	 * @return whether the body was fully discarded within the limit
@@ -93,6 +111,16 @@ public abstract class RequestBody extends InputStream {
 		@Override
 		public int read(byte[] bytes, int offset, int length) {
 			return -1;
+		}
+
+		@Override
+		public int readNow(byte[] bytes, int offset, int length) {
+			return -1;
+		}
+
+		@Override
+		public boolean readableNow() {
+			return true;
 		}
 
 	};

@@ -124,7 +124,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		this.entry = entry;
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
-		this.writer = new SocketWriter(this.socket);
+		this.writer = new SocketWriter(this.socket, context.budget(), this.asyncTasks::add);
 		this.out = new ConnectionOutput(this.writer, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) this.socket.getRemoteSocketAddress(),
 				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection, this);
@@ -228,6 +228,25 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 				end.run();
 			}
 		});
+	}
+
+	@Override
+	public void awaitReadable(TaskPool routePool, Runnable task) {
+		this.asyncTasks.add(() -> {
+			this.body.fetch();
+			if (!enter(routePool, task)) {
+				this.exchange.taskRefused();
+			}
+		});
+	}
+
+	@Override
+	public boolean writable(TaskPool routePool, Runnable task) {
+		return this.writer.writable(() -> this.asyncTasks.add(() -> {
+			if (!enter(routePool, task)) {
+				this.exchange.taskRefused();
+			}
+		}));
 	}
 
 	private boolean enter(TaskPool routePool, Runnable task) {
@@ -487,9 +506,16 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 
 		private boolean hasBody;
 
+		/** A failure a readiness check or a fetch found, thrown by the next non-blocking read. */
+		private volatile IOException failure;
+
+		/** Whether the connection's thread is reading for a non-blocking reader. */
+		private volatile boolean fetching;
+
 		void reset(RequestHead head) {
 			this.hasBody = head.hasBody();
 			this.awaitingContinue = this.hasBody && head.expectContinue();
+			this.failure = null;
 		}
 
 		@Override
@@ -512,23 +538,97 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 			if (length == 0) {
 				return 0;
 			}
+			return copy(advance(true), bytes, offset, length);
+		}
+
+		@Override
+		public int readNow(byte[] bytes, int offset, int length) throws IOException {
+			IOException failure = this.failure;
+			if (failure != null) {
+				this.failure = null;
+				throw failure;
+			}
+			if (this.fetching) {
+				// the connection's thread reads for this reader, which is told when it is done
+				return 0;
+			}
+			return copy(advance(false), bytes, offset, length);
+		}
+
+		@Override
+		public boolean readableNow() {
+			if (this.failure != null) {
+				return true;
+			}
+			if (this.fetching) {
+				return false;
+			}
+			try {
+				return advance(false) != 0;
+			}
+			catch (IOException ex) {
+				this.failure = ex;
+				return true;
+			}
+		}
+
+		/**
+		 * Reads, with blocking reads on the connection's thread, until a non-blocking read has
+		 * something: the emulation of readiness in the socket models.
+		 */
+		void fetch() {
+			this.fetching = true;
+			try {
+				advance(true);
+			}
+			catch (IOException ex) {
+				this.failure = ex;
+			}
+			finally {
+				this.fetching = false;
+			}
+		}
+
+		private int copy(int state, byte[] bytes, int offset, int length) {
+			if (state <= 0) {
+				return state;
+			}
+			ByteBuffer content = SocketConnection.this.content;
+			int n = Math.min(length, content.remaining());
+			content.get(bytes, offset, n);
+			return n;
+		}
+
+		/**
+		 * Parses and reads until a piece of the body is there to copy: 1 when there is, -1 at
+		 * the end, 0 when there is nothing without waiting (only when not waiting).
+		 */
+		private int advance(boolean wait) throws IOException {
+			SocketConnection connection = SocketConnection.this;
 			if (this.awaitingContinue) {
 				this.awaitingContinue = false;
-				SocketConnection.this.out.append(Answers.CONTINUE);
+				if (wait) {
+					connection.out.append(Answers.CONTINUE);
+				}
+				else {
+					connection.writer.offer(Answers.CONTINUE, 0, Answers.CONTINUE.length);
+				}
 			}
-			SocketConnection connection = SocketConnection.this;
 			while (this.hasBody) {
 				ByteBuffer content = connection.content;
 				if (content != null && content.hasRemaining()) {
-					int n = Math.min(length, content.remaining());
-					content.get(bytes, offset, n);
-					return n;
+					return 1;
 				}
 				if (connection.messageDone) {
 					return -1;
 				}
 				if (!connection.in.hasRemaining() && connection.parser.state() != RequestParser.State.MESSAGE_END) {
-					fillBody(connection);
+					if (wait) {
+						fillBody(connection);
+					}
+					else if (!fillAvailable(connection)) {
+						return 0;
+					}
 				}
 				try {
 					connection.parser.parse(connection.in);
@@ -538,6 +638,17 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 				}
 			}
 			return -1;
+		}
+
+		/** Reads what the socket has without blocking; {@code false} when it has nothing. */
+		private boolean fillAvailable(SocketConnection connection) throws IOException {
+			if (connection.input.available() <= 0) {
+				return false;
+			}
+			if (connection.read() < 0) {
+				throw new EOFException("Connection closed in the middle of a request body");
+			}
+			return true;
 		}
 
 		private void fillBody(SocketConnection connection) throws IOException {

@@ -108,6 +108,9 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	/** What to tell once input arrives, for a worker waiting for more of a body; or {@code null}. */
 	private Runnable readDemand;
 
+	/** When the reader of a body gives up waiting for more: {@code request.header-timeout}. */
+	private long demandDeadline;
+
 	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context,
 			PoolEntry<RuntimeException> entry) throws IOException {
 		this.loop = loop;
@@ -117,9 +120,10 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		this.entry = entry;
 		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout(),
 				context.budget());
-		this.out = new ConnectionOutput(this.writes::transmit, context.outputBuffers());
+		this.out = new ConnectionOutput(this.writes, context.outputBuffers());
 		this.reader = new RequestReader(this.config, loop);
-		this.body = new ChannelBody(this, channel, this.reader, this.out, this.config.headerTimeout().toNanos());
+		this.body = new ChannelBody(this, channel, this.reader, this.out, this.writes,
+				this.config.headerTimeout().toNanos());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
 				(InetSocketAddress) channel.getLocalAddress(), () -> false, this);
 	}
@@ -346,6 +350,24 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		});
 	}
 
+	@Override
+	public void awaitReadable(TaskPool routePool, Runnable task) {
+		demandRead(() -> {
+			if (this.entry.enter(routePool, task) != null) {
+				this.exchange.taskRefused();
+			}
+		});
+	}
+
+	@Override
+	public boolean writable(TaskPool routePool, Runnable task) {
+		return this.writes.writable(() -> {
+			if (this.entry.enter(routePool, task) != null) {
+				this.exchange.taskRefused();
+			}
+		});
+	}
+
 	/** The pool refused the end of a suspended exchange (it is stopping): close; selector thread. */
 	private void abandon() {
 		logger.log(Level.WARNING, "The pool refused to end a suspended exchange; closing its connection");
@@ -488,7 +510,16 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 			return;
 		}
 		this.readDemand = wake;
+		this.demandDeadline = this.loop.now() + this.config.headerTimeout().toNanos();
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+	}
+
+	/** Tells the reader of a body that waited for more past its deadline; selector thread. */
+	private void demandExpired() {
+		this.body.timeOut();
+		Runnable demand = this.readDemand;
+		this.readDemand = null;
+		demand.run();
 	}
 
 	// ---- writing (selector thread)
@@ -529,6 +560,7 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		return switch (this.phase) {
 			case READING -> now - this.deadline >= 0;
 			case FLUSHING, CLOSING -> true;
+			case DISPATCHED -> this.readDemand != null && now - this.demandDeadline >= 0;
 			default -> false;
 		};
 	}
@@ -549,6 +581,11 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 			case FLUSHING, CLOSING -> {
 				if (this.writes.stalled(now) || (this.phase == Phase.CLOSING && now - this.deadline >= 0)) {
 					close();
+				}
+			}
+			case DISPATCHED -> {
+				if (this.readDemand != null && now - this.demandDeadline >= 0) {
+					demandExpired();
 				}
 			}
 			default -> {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 
+import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.internal.BufferBudget;
 
 /**
@@ -31,10 +32,13 @@ import dev.ariadne.server.internal.BufferBudget;
  * what the socket takes and gives the writable-again signal: it wakes every writer waiting in
  * {@link #transmit}, and tells the selector whether the queue is empty.
  */
-final class WriteQueue {
+final class WriteQueue implements ConnectionOutput.Transmitter {
 
 	/** Most bytes queued for a slow client before a writer waits. */
 	static final int HIGH_WATER = 64 * 1024;
+
+	/** Queued bytes below which a non-blocking writer is told it may write again. */
+	static final int LOW_WATER = 16 * 1024;
 
 	/** How often a writer waiting for the budget looks whether bytes of it came back. */
 	private static final long BUDGET_POLL_MILLIS = 10;
@@ -66,6 +70,9 @@ final class WriteQueue {
 
 	private long lastWriteNanos;
 
+	/** Told, on the selector, once a non-blocking writer may write again; or {@code null}. */
+	private Runnable writableAgain;
+
 	/**
 	 * Creates the queue of a connection.
 	 * @param channel the connection's socket, non-blocking
@@ -93,7 +100,8 @@ final class WriteQueue {
 	 * @throws IOException if the connection closed, or no byte could be written (or queued
 	 * within the budget) for the write timeout ({@code keep-alive.timeout})
 	 */
-	void transmit(byte[] bytes, int offset, int length) throws IOException {
+	@Override
+	public void transmit(byte[] bytes, int offset, int length) throws IOException {
 		int position = offset;
 		int end = offset + length;
 		long stalledSince = 0;
@@ -119,6 +127,57 @@ final class WriteQueue {
 				}
 				awaitWritableOrBudget();
 			}
+		}
+	}
+
+	/**
+	 * Sends bytes from a non-blocking writer of a suspended exchange: writes what the socket
+	 * takes and queues the rest whatever the budget says; never waits. The writer asks
+	 * {@link #writable} before each write.
+	 * @param bytes the array, copied if queued
+	 * @param offset where the bytes start
+	 * @param length how many bytes
+	 * @throws IOException if the connection closed or the write failed
+	 */
+	@Override
+	public void offer(byte[] bytes, int offset, int length) throws IOException {
+		synchronized (this.lock) {
+			writeOrQueue(bytes, offset, length, true);
+		}
+	}
+
+	/**
+	 * Returns whether a non-blocking writer may write now: fewer than {@link #HIGH_WATER} bytes
+	 * queued and the budget not spent. When not, the callback runs once the queue has drained
+	 * below {@link #LOW_WATER} (or, with nothing queued, once the budget has room again).
+	 * @param callback what to run then, on the selector or a releasing thread; it must not block
+	 * @return whether to write now; {@code true} once the connection closed (the write fails)
+	 */
+	boolean writable(Runnable callback) {
+		synchronized (this.lock) {
+			if (this.closed || (this.pendingBytes < HIGH_WATER && !this.budget.exhausted())) {
+				return true;
+			}
+			this.writableAgain = callback;
+			if (this.pendingBytes > 0) {
+				// flush() tells it as the queue drains
+				return false;
+			}
+		}
+		// on the selector: a release runs this on the releasing thread, which may hold another
+		// queue's lock
+		this.budget.whenBulkFree(() -> this.loop.execute(this::tellWritable));
+		return false;
+	}
+
+	private void tellWritable() {
+		Runnable callback;
+		synchronized (this.lock) {
+			callback = this.writableAgain;
+			this.writableAgain = null;
+		}
+		if (callback != null) {
+			callback.run();
 		}
 	}
 
@@ -223,6 +282,8 @@ final class WriteQueue {
 	 * {@code false}, {@link #isClosed()} tells a failure from a socket that is full again
 	 */
 	boolean flush() {
+		Runnable again = null;
+		boolean drained;
 		synchronized (this.lock) {
 			try {
 				while (!this.pending.isEmpty()) {
@@ -246,8 +307,16 @@ final class WriteQueue {
 				this.watching = false;
 			}
 			this.lock.notifyAll();
-			return this.pending.isEmpty() && !this.closed;
+			if (this.writableAgain != null && (this.pendingBytes <= LOW_WATER || this.closed)) {
+				again = this.writableAgain;
+				this.writableAgain = null;
+			}
+			drained = this.pending.isEmpty() && !this.closed;
 		}
+		if (again != null) {
+			again.run();
+		}
+		return drained;
 	}
 
 	/**
@@ -285,8 +354,15 @@ final class WriteQueue {
 	 * Drops what is queued and fails every writer, waiting or to come: the connection closed.
 	 */
 	void close() {
+		Runnable again;
 		synchronized (this.lock) {
 			clear();
+			again = this.writableAgain;
+			this.writableAgain = null;
+		}
+		if (again != null) {
+			// the writer finds the connection closed
+			again.run();
 		}
 	}
 

@@ -190,7 +190,8 @@ public final class BufferBudget {
 	 * Runs a callback once bytes come back; at once if the bytes asked for fit now. For a
 	 * thread that must not wait (a selector), and that retries what did not fit when called.
 	 * @param bytes how many bytes the caller needs
-	 * @param callback what to run, on the releasing thread or this one; it must not block
+	 * @param callback what to run, on the releasing thread or this one; it must not block nor
+	 * take a lock, since the releasing thread may hold one
 	 */
 	public void whenReleased(long bytes, Runnable callback) {
 		this.onRelease.add(callback);
@@ -203,6 +204,17 @@ public final class BufferBudget {
 				pending.run();
 			}
 		}
+	}
+
+	/**
+	 * Runs a callback once bodies and queued output may take bytes again ({@link #exhausted()}
+	 * is over); at once if they may now.
+	 * @param callback what to run, on the releasing thread or this one; it must not block nor
+	 * take a lock, since the releasing thread may hold one
+	 */
+	public void whenBulkFree(Runnable callback) {
+		// fits the whole budget exactly when the bytes held are below the bulk limit
+		whenReleased(this.limit - this.bulkLimit + 1, callback);
 	}
 
 	@Override
