@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
+import dev.ariadne.server.Handler;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
@@ -19,6 +22,7 @@ import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.connection.RequestEvents;
 import dev.ariadne.server.pool.RoutePools;
 import dev.ariadne.server.diagnosis.Diagnosis;
+import dev.ariadne.server.routing.FallbackPools;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.RequestListener;
@@ -348,6 +352,39 @@ public final class AriadneServer implements AutoCloseable {
 		public Builder middleware(Middleware middleware) {
 			this.router.middleware(middleware);
 			return this;
+		}
+
+		/**
+		 * Sets the handler for requests that no route matches, such as a servlet container:
+		 * routes keep precedence, and the requests the router would answer 404 or 405 go to
+		 * the fallback instead, run by the pool that {@code pools} picks. A pool name that is
+		 * not configured ({@code ariadne.server.pools.<name>}) runs the request in the default
+		 * pool and is logged once.
+		 * @param handler the fallback handler; it reports its route value with
+		 * {@link Request#route(String)}
+		 * @param pools picks the pool per request, before the request is handed to a worker
+		 * @return this builder
+		 */
+		public Builder fallback(Handler handler, FallbackPools pools) {
+			this.router.fallback(handler, checkedPools(Objects.requireNonNull(pools, "pools"), this.config));
+			return this;
+		}
+
+		private static FallbackPools checkedPools(FallbackPools pools, ServerConfig config) {
+			Set<String> reported = ConcurrentHashMap.newKeySet();
+			return (method, path) -> {
+				String pool = pools.pool(method, path);
+				if (pool == null || Route.DEFAULT_POOL.equals(pool) || config.pools().containsKey(pool)) {
+					return (pool != null) ? pool : Route.DEFAULT_POOL;
+				}
+				if (reported.add(pool)) {
+					System.getLogger(AriadneServer.class.getName())
+						.log(System.Logger.Level.WARNING, "Fallback requests picked pool '" + pool
+								+ "', which is not configured (ariadne.server.pools." + pool
+								+ ".threads); running them in the default pool");
+				}
+				return Route.DEFAULT_POOL;
+			};
 		}
 
 		/**

@@ -13,6 +13,7 @@ import dev.ariadne.server.stats.RequestListener;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnNotWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -36,6 +37,7 @@ import org.springframework.core.env.Environment;
  * stopped with the context.
  */
 @AutoConfiguration
+@ConditionalOnNotWebApplication
 @EnableConfigurationProperties(AriadneServerProperties.class)
 public final class AriadneAutoConfiguration {
 
@@ -59,15 +61,20 @@ public final class AriadneAutoConfiguration {
 			ObjectProvider<AriadneServerCustomizer> customizers, ObjectProvider<Route> routes,
 			ObjectProvider<AriadneRouteProvider> routeProviders, ObjectProvider<Middleware> middleware,
 			ObjectProvider<RequestListener> requestListeners) {
-		ServerConfig config = new AriadneServerConfigMapper(environment).map(properties,
-				customizers.orderedStream().toList());
-		AriadneServer.Builder server = AriadneServer.builder(config).diagnosis(properties.getDiagnosis().isEnabled());
-		List<Route> declared = new ArrayList<>(routes.orderedStream().toList());
-		routeProviders.orderedStream().forEach((provider) -> declared.addAll(provider.routes()));
-		server.routes(new RoutePoolAssignments(properties.getRoutes()).apply(declared));
-		middleware.orderedStream().forEach(server::middleware);
-		requestListeners.orderedStream().forEach(server::requestListener);
+		AriadneServerSettings settings = new AriadneServerSettings(environment, customizers, routes, routeProviders,
+				middleware, requestListeners);
+		AriadneServer.Builder server = AriadneServer.builder(settings.serverConfig(properties))
+			.diagnosis(properties.getDiagnosis().isEnabled());
+		server.routes(settings.routes(properties, false));
+		settings.middleware().forEach(server::middleware);
+		settings.requestListeners().forEach(server::requestListener);
 		return server.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	AriadneServers ariadneServers() {
+		return new AriadneServers();
 	}
 
 	@Bean
@@ -75,7 +82,7 @@ public final class AriadneAutoConfiguration {
 	@ConditionalOnSingleCandidate(AriadneServer.class)
 	AriadneServerLifecycle ariadneServerLifecycle(AriadneServer ariadneServer, ConfigurableEnvironment environment,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<AriadneManagementServer> managementServer,
-			ApplicationContext applicationContext) {
+			ApplicationContext applicationContext, AriadneServers servers) {
 		boolean livePage = applicationContext.containsBean(ARIADNE_ENDPOINT)
 				&& ariadneServer.diagnosis().isPresent();
 		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher, () -> {
@@ -88,7 +95,7 @@ public final class AriadneAutoConfiguration {
 					|| applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER) && !disabled;
 			String live = (livePage && servedOverHttp) ? livePageUrl(management, ariadneServer, environment) : null;
 			return (summary != null && live != null) ? summary + "; live diagnosis on " + live : summary;
-		});
+		}).registerIn(servers);
 	}
 
 	/**

@@ -49,7 +49,19 @@ public final class AriadneManagementServer implements AutoCloseable {
 	 * @return the lifecycle
 	 */
 	public SmartLifecycle lifecycle(ConfigurableEnvironment environment) {
-		return AriadneServerLifecycle.forManagement(this.server, environment);
+		return lifecycle(environment, null);
+	}
+
+	/**
+	 * Returns the lifecycle that starts this listener with the application's and drains it
+	 * when the context closes, registering it in a registry while it runs.
+	 * @param environment the environment, where its port is published as
+	 * {@code local.management.port}
+	 * @param servers the registry of running listeners, or {@code null}
+	 * @return the lifecycle
+	 */
+	public SmartLifecycle lifecycle(ConfigurableEnvironment environment, AriadneServers servers) {
+		return AriadneServerLifecycle.forManagement(this.server, environment).registerIn(servers);
 	}
 
 	@Override

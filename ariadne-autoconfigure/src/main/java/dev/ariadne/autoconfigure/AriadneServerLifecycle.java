@@ -53,6 +53,8 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 
 	private final Runnable onStarted;
 
+	private AriadneServers servers;
+
 	/**
 	 * Creates a lifecycle for a server.
 	 * @param server the server to start and stop
@@ -98,10 +100,23 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 				});
 	}
 
+	/**
+	 * Registers the server in a registry while it runs, for metrics, health and endpoints.
+	 * @param servers the registry, or {@code null} for none
+	 * @return this lifecycle
+	 */
+	AriadneServerLifecycle registerIn(AriadneServers servers) {
+		this.servers = servers;
+		return this;
+	}
+
 	@Override
 	public void start() {
 		this.server.start();
 		setPortProperty(this.server.port());
+		if (this.servers != null) {
+			this.servers.register(this.server);
+		}
 		this.onStarted.run();
 	}
 
@@ -157,6 +172,17 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 	}
 
 	private void drain() {
+		try {
+			shutDown();
+		}
+		finally {
+			if (this.servers != null) {
+				this.servers.unregister(this.server);
+			}
+		}
+	}
+
+	private void shutDown() {
 		String gracePeriod = AriadneServerConfigMapper.format(this.server.config().shutdownGracePeriod());
 		logger.info(this.name + " shutting down gracefully, waiting up to " + gracePeriod + " for requests in flight");
 		if (this.server.shutdownGracefully()) {

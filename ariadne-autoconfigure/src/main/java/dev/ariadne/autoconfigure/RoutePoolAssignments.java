@@ -23,8 +23,17 @@ final class RoutePoolAssignments {
 
 	private final Map<String, AriadneServerProperties.RouteSettings> settings;
 
-	RoutePoolAssignments(Map<String, AriadneServerProperties.RouteSettings> settings) {
+	private final boolean everyKeyMatchesARoute;
+
+	/**
+	 * Creates the assignments.
+	 * @param settings the route settings by key
+	 * @param everyKeyMatchesARoute whether a key that matches no route is an error; in servlet
+	 * and reactive applications such keys are path patterns of the web framework's requests
+	 */
+	RoutePoolAssignments(Map<String, AriadneServerProperties.RouteSettings> settings, boolean everyKeyMatchesARoute) {
 		this.settings = settings;
+		this.everyKeyMatchesARoute = everyKeyMatchesARoute;
 	}
 
 	/**
@@ -32,6 +41,7 @@ final class RoutePoolAssignments {
 	 * @param routes the routes as declared
 	 * @return the routes, in the same order, with pools applied
 	 * @throws InvalidConfigurationPropertyValueException if a configured key matches no route
+	 * while every key must
 	 */
 	List<Route> apply(List<Route> routes) {
 		Set<String> used = new LinkedHashSet<>();
@@ -45,7 +55,7 @@ final class RoutePoolAssignments {
 			applied.add((pool != null && !pool.isBlank()) ? route.inPool(pool) : route);
 		}
 		for (String key : this.settings.keySet()) {
-			if (!used.contains(key)) {
+			if (this.everyKeyMatchesARoute && !used.contains(key)) {
 				String templates = routes.stream().map(Route::template).distinct().collect(Collectors.joining(", "));
 				throw new InvalidConfigurationPropertyValueException("ariadne.server.routes[" + key + "].pool",
 						this.settings.get(key).getPool(),

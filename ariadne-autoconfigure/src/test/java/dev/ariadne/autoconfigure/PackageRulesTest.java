@@ -26,6 +26,14 @@ class PackageRulesTest {
 		.because("Micrometer is optional: everything else must load without it");
 
 	@ArchTest
+	static final ArchRule onlyTheWebPackageImportsTheServletContainer = noClasses().that()
+		.resideOutsideOfPackage("dev.ariadne.autoconfigure.web..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAnyPackage("dev.ariadne.servlet..", "jakarta.servlet..")
+		.because("the servlet container is optional: a non-web application must load without it");
+
+	@ArchTest
 	static final ArchRule autoConfigurationUsesOnlyTheCoreApi = noClasses().that()
 		.resideInAPackage("dev.ariadne.autoconfigure..")
 		.should()

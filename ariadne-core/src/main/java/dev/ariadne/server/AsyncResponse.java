@@ -76,7 +76,9 @@ public interface AsyncResponse {
 
 	/**
 	 * Registers a task run once, on a worker of the exchange's pool, when the connection closes
-	 * before the exchange ends ({@link #closed()}); at once (on a worker) if it already has.
+	 * before the exchange ends ({@link #closed()}); at once (on a worker) if it already has. When
+	 * a forced stop closes the connection in {@code event-loop}, the task runs on the thread that
+	 * stops the server instead, before the pools stop.
 	 * @param listener the task
 	 */
 	void onClose(Runnable listener);

@@ -75,6 +75,16 @@ public interface Request {
 	String route();
 
 	/**
+	 * Replaces the route value reported for this exchange (the {@code route} of its
+	 * {@link dev.ariadne.server.stats.RequestEvent}), for a handler that routes requests itself,
+	 * such as the router's fallback handler. The value must come from a bounded set (a template
+	 * or a pattern, never the raw path), since it becomes a metrics tag.
+	 * @param route the route value, for example {@code /api/user/{id}}
+	 */
+	default void route(String route) {
+	}
+
+	/**
 	 * Returns the protocol version.
 	 * @return the version
 	 */

@@ -9,12 +9,14 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 import dev.ariadne.AriadneServer;
+import dev.ariadne.autoconfigure.web.AriadneWebServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,7 +57,7 @@ class SampleApplicationIT {
 	@Test
 	void starvedProfileRunsFourBlockingWorkersWithoutKeepAliveRelease() throws IOException {
 		try (ConfigurableApplicationContext context = run("starved")) {
-			ServerConfig config = context.getBean(AriadneServer.class).config();
+			ServerConfig config = server(context).config();
 			assertThat(config.ioModel()).isEqualTo(IoModel.BLOCKING);
 			assertThat(config.maxThreads()).isEqualTo(4);
 			assertThat(config.keepAliveReleaseThreshold()).isEqualTo(1.0);
@@ -66,7 +68,7 @@ class SampleApplicationIT {
 	@Test
 	void tunedProfileRunsTwoHundredFiftyBlockingWorkers() {
 		try (ConfigurableApplicationContext context = run("tuned")) {
-			ServerConfig config = context.getBean(AriadneServer.class).config();
+			ServerConfig config = server(context).config();
 			assertThat(config.ioModel()).isEqualTo(IoModel.BLOCKING);
 			assertThat(config.maxThreads()).isEqualTo(250);
 		}
@@ -75,14 +77,14 @@ class SampleApplicationIT {
 	@Test
 	void defaultProfileRunsTheEventLoop() {
 		try (ConfigurableApplicationContext context = run()) {
-			assertThat(context.getBean(AriadneServer.class).config().ioModel()).isEqualTo(IoModel.EVENT_LOOP);
+			assertThat(server(context).config().ioModel()).isEqualTo(IoModel.EVENT_LOOP);
 		}
 	}
 
 	@Test
 	void eventLoopProfileRunsTheSameFourWorkersOnAnEventLoop() throws IOException {
 		try (ConfigurableApplicationContext context = run("event-loop")) {
-			ServerConfig config = context.getBean(AriadneServer.class).config();
+			ServerConfig config = server(context).config();
 			assertThat(config.ioModel()).isEqualTo(IoModel.EVENT_LOOP);
 			assertThat(config.maxThreads()).isEqualTo(4);
 			assertThat(body(get(context, "/api/compute"))).isEqualTo("832040");
@@ -93,7 +95,7 @@ class SampleApplicationIT {
 	void virtualProfileRunsVirtualThreadsWithFourRequestsInFlight() throws IOException {
 		assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21 or later");
 		try (ConfigurableApplicationContext context = run("virtual")) {
-			ServerConfig config = context.getBean(AriadneServer.class).config();
+			ServerConfig config = server(context).config();
 			assertThat(config.ioModel()).isEqualTo(IoModel.VIRTUAL_THREADS);
 			assertThat(config.maxThreads()).isEqualTo(4);
 			assertThat(body(get(context, "/api/user"))).contains("Ada Lovelace");
@@ -103,14 +105,13 @@ class SampleApplicationIT {
 	@Test
 	void isolatedProfileRunsComputeInItsOwnOneThreadPool() throws IOException {
 		try (ConfigurableApplicationContext context = run("isolated")) {
-			AriadneServer server = context.getBean(AriadneServer.class);
+			AriadneServer server = server(context);
 			assertThat(server.config().pools()).containsEntry("compute", new ServerConfig.PoolConfig(1, 8, false));
-			assertThat(server.router().routes()).filteredOn((route) -> route.template().equals("/api/compute"))
-				.extracting(Route::pool)
-				.containsExactly("compute");
 			assertThat(body(get(context, "/api/compute"))).isEqualTo("832040");
 			String scrape = body(get(context, "local.management.port", "/actuator/prometheus"));
-			assertThat(scrape).contains("ariadne_pool_threads_max{listener=\"app\",pool=\"compute\"} 1.0");
+			assertThat(scrape).contains("ariadne_pool_threads_max{listener=\"app\",pool=\"compute\"} 1.0")
+				.contains("ariadne_pool_queue_wait_seconds_count{listener=\"app\",pool=\"compute\"} 1")
+				.containsPattern("ariadne_requests_seconds_count\\{[^}]*route=\"/api/compute\"");
 		}
 	}
 
@@ -127,13 +128,32 @@ class SampleApplicationIT {
 		}
 	}
 
+	@Test
+	void routeBeansAreServedBesideSpringMvc() throws IOException {
+		try (ConfigurableApplicationContext context = run()) {
+			assertThat(body(get(context, "/ping"))).isEqualTo("pong");
+			assertThat(server(context).router().routes()).extracting(Route::template).containsExactly("/ping");
+		}
+	}
+
+	@Test
+	void runsOnAriadnesServletContainer() {
+		try (ConfigurableApplicationContext context = run()) {
+			assertThat(((WebServerApplicationContext) context).getWebServer()).isInstanceOf(AriadneWebServer.class);
+		}
+	}
+
+	private static AriadneServer server(ConfigurableApplicationContext context) {
+		return ((AriadneWebServer) ((WebServerApplicationContext) context).getWebServer()).getServer();
+	}
+
 	private static ConfigurableApplicationContext run(String... profiles) {
 		return new SpringApplicationBuilder(SampleApplication.class).profiles(profiles)
 			.run("--ariadne.server.port=0", "--management.server.port=0");
 	}
 
 	private static String get(ConfigurableApplicationContext context, String path) throws IOException {
-		return get(context, "local.ariadne.port", path);
+		return get(context, "local.server.port", path);
 	}
 
 	private static String get(ConfigurableApplicationContext context, String portProperty, String path)

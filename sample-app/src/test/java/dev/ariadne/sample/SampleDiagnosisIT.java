@@ -1,12 +1,15 @@
 package dev.ariadne.sample;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +40,8 @@ class SampleDiagnosisIT {
 	private static final Duration WITHIN = Duration.ofSeconds(10);
 
 	private static final Path JAR = Path.of("target", "ariadne-sample-app.jar");
+
+	private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	private final List<Socket> clients = new ArrayList<>();
 
@@ -185,19 +190,17 @@ class SampleDiagnosisIT {
 		return head.toString();
 	}
 
-	/** One request on a connection of its own; returns the body. */
+	/** One request; returns the body, whatever its framing (Spring MVC's Actuator chunks it). */
 	private static String get(int port, String path) throws IOException {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-			socket.setSoTimeout(10_000);
-			socket.getOutputStream()
-				.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-					.getBytes(StandardCharsets.US_ASCII));
-			ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-			socket.getInputStream().transferTo(bytes);
-			String response = bytes.toString(StandardCharsets.UTF_8);
-			int body = response.indexOf("\r\n\r\n");
-			return (body >= 0) ? response.substring(body + 4) : response;
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(10))
+			.build();
+		try {
+			return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("Interrupted while reading " + path, ex);
 		}
 	}
 

@@ -1,6 +1,7 @@
 package dev.ariadne.autoconfigure.actuate;
 
 import dev.ariadne.AriadneServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -13,21 +14,21 @@ import org.springframework.boot.health.contributor.Health;
  */
 public abstract class AbstractAriadneHealthIndicator extends AbstractHealthIndicator {
 
-	private final ObjectProvider<AriadneServer> server;
+	private final ObjectProvider<AriadneServers> servers;
 
 	/**
 	 * Creates the indicator.
-	 * @param server provides the application's server
+	 * @param servers provides the running listeners, the application's among them
 	 * @param failureMessage what to log when a check fails
 	 */
-	protected AbstractAriadneHealthIndicator(ObjectProvider<AriadneServer> server, String failureMessage) {
+	protected AbstractAriadneHealthIndicator(ObjectProvider<AriadneServers> servers, String failureMessage) {
 		super(failureMessage);
-		this.server = server;
+		this.servers = servers;
 	}
 
 	@Override
 	protected final void doHealthCheck(Health.Builder builder) {
-		AriadneServer server = this.server.getIfUnique();
+		AriadneServer server = AriadneServers.application(this.servers);
 		if (server == null) {
 			builder.unknown();
 			return;

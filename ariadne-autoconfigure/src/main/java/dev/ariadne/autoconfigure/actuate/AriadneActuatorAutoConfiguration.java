@@ -11,6 +11,7 @@ import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.AriadneRouteProvider;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.actuate.ManagementServerSettings.PortType;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
@@ -222,8 +223,8 @@ public final class AriadneActuatorAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "ariadneManagementServerLifecycle")
 		SmartLifecycle ariadneManagementServerLifecycle(AriadneManagementServer managementServer,
-				ConfigurableEnvironment environment) {
-			return managementServer.lifecycle(environment);
+				ConfigurableEnvironment environment, ObjectProvider<AriadneServers> servers) {
+			return managementServer.lifecycle(environment, servers.getIfAvailable());
 		}
 
 	}

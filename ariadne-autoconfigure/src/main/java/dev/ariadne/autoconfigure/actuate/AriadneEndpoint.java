@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ariadne.AriadneServer;
-import dev.ariadne.autoconfigure.AriadneManagementServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.server.diagnosis.Diagnosis;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,21 +49,17 @@ public class AriadneEndpoint {
 
 	private static final String LIVE_PAGE = "ariadne-live.html";
 
-	private final ObjectProvider<AriadneServer> server;
-
-	private final ObjectProvider<AriadneManagementServer> managementServer;
+	private final ObjectProvider<AriadneServers> servers;
 
 	private volatile String livePage;
 
 	/**
 	 * Creates the endpoint.
-	 * @param server provides the application's server
-	 * @param managementServer provides the management listener, when there is one
+	 * @param servers provides the running listeners: the application's and, when there is
+	 * one, the management listener
 	 */
-	public AriadneEndpoint(ObjectProvider<AriadneServer> server,
-			ObjectProvider<AriadneManagementServer> managementServer) {
-		this.server = server;
-		this.managementServer = managementServer;
+	public AriadneEndpoint(ObjectProvider<AriadneServers> servers) {
+		this.servers = servers;
 	}
 
 	/**
@@ -96,18 +92,10 @@ public class AriadneEndpoint {
 		};
 	}
 
-	/** The application's server first, then the management listener's, those that exist. */
+	/** The running listeners, the application's first. */
 	private List<AriadneServer> servers() {
-		List<AriadneServer> servers = new ArrayList<>(2);
-		AriadneServer application = this.server.getIfUnique();
-		if (application != null) {
-			servers.add(application);
-		}
-		AriadneManagementServer management = this.managementServer.getIfUnique();
-		if (management != null) {
-			servers.add(management.server());
-		}
-		return servers;
+		AriadneServers servers = this.servers.getIfAvailable();
+		return (servers != null) ? servers.all() : List.of();
 	}
 
 	private List<Diagnosis> diagnoses() {

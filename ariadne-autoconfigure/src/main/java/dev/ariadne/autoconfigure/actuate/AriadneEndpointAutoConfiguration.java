@@ -1,7 +1,7 @@
 package dev.ariadne.autoconfigure.actuate;
 
 import dev.ariadne.AriadneServer;
-import dev.ariadne.autoconfigure.AriadneManagementServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -24,9 +24,8 @@ public final class AriadneEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	AriadneEndpoint ariadneEndpoint(ObjectProvider<AriadneServer> server,
-			ObjectProvider<AriadneManagementServer> managementServer) {
-		return new AriadneEndpoint(server, managementServer);
+	AriadneEndpoint ariadneEndpoint(ObjectProvider<AriadneServers> servers) {
+		return new AriadneEndpoint(servers);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.ariadne.autoconfigure.actuate;
 
 import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
+import dev.ariadne.autoconfigure.AriadneServers;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.web.AdditionalPathsMapper;
@@ -40,8 +41,8 @@ public final class AriadneHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "ariadneHealthIndicator")
-	AriadneHealthIndicator ariadneHealthIndicator(ObjectProvider<AriadneServer> server) {
-		return new AriadneHealthIndicator(server);
+	AriadneHealthIndicator ariadneHealthIndicator(ObjectProvider<AriadneServers> servers) {
+		return new AriadneHealthIndicator(servers);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -51,9 +52,9 @@ public final class AriadneHealthContributorAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "ariadneReadinessHealthIndicator")
-		AriadneReadinessHealthIndicator ariadneReadinessHealthIndicator(ObjectProvider<AriadneServer> server,
+		AriadneReadinessHealthIndicator ariadneReadinessHealthIndicator(ObjectProvider<AriadneServers> servers,
 				SaturationShedding shedding) {
-			return new AriadneReadinessHealthIndicator(server, shedding);
+			return new AriadneReadinessHealthIndicator(servers, shedding);
 		}
 
 		@Bean

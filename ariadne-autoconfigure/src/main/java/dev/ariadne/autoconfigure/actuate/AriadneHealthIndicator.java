@@ -3,6 +3,7 @@ package dev.ariadne.autoconfigure.actuate;
 import java.util.OptionalLong;
 
 import dev.ariadne.AriadneServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.ServerStats;
 
@@ -20,10 +21,10 @@ public class AriadneHealthIndicator extends AbstractAriadneHealthIndicator {
 
 	/**
 	 * Creates the indicator.
-	 * @param server provides the application's server
+	 * @param servers provides the running listeners, the application's among them
 	 */
-	public AriadneHealthIndicator(ObjectProvider<AriadneServer> server) {
-		super(server, "Ariadne health check failed");
+	public AriadneHealthIndicator(ObjectProvider<AriadneServers> servers) {
+		super(servers, "Ariadne health check failed");
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.ariadne.autoconfigure.actuate;
 
 import dev.ariadne.AriadneServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.server.stats.PoolStats;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,11 +25,11 @@ public class AriadneReadinessHealthIndicator extends AbstractAriadneHealthIndica
 
 	/**
 	 * Creates the indicator.
-	 * @param server provides the application's server
+	 * @param servers provides the running listeners, the application's among them
 	 * @param shedding decides when saturation takes readiness out
 	 */
-	public AriadneReadinessHealthIndicator(ObjectProvider<AriadneServer> server, SaturationShedding shedding) {
-		super(server, "Ariadne readiness check failed");
+	public AriadneReadinessHealthIndicator(ObjectProvider<AriadneServers> servers, SaturationShedding shedding) {
+		super(servers, "Ariadne readiness check failed");
 		this.shedding = shedding;
 	}
 

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.AriadneServer;
 import dev.ariadne.server.stats.PoolStats;
 
@@ -44,7 +45,7 @@ public final class AriadneSheddingAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	SaturationShedding ariadneSaturationShedding(ObjectProvider<AriadneServer> server,
+	SaturationShedding ariadneSaturationShedding(ObjectProvider<AriadneServers> servers,
 			AriadneServerProperties properties, Environment environment) {
 		AriadneServerProperties.Health health = properties.getHealth();
 		AriadneServerProperties.Shedding shedding = health.getShedding();
@@ -56,11 +57,11 @@ public final class AriadneSheddingAutoConfiguration {
 		catch (IllegalArgumentException ex) {
 			throw invalidProperty(environment, ex);
 		}
-		return new SaturationShedding(() -> applicationPool(server), settings);
+		return new SaturationShedding(() -> applicationPool(servers), settings);
 	}
 
-	private static PoolStats applicationPool(ObjectProvider<AriadneServer> provider) {
-		AriadneServer server = provider.getIfUnique();
+	private static PoolStats applicationPool(ObjectProvider<AriadneServers> servers) {
+		AriadneServer server = AriadneServers.application(servers);
 		return (server != null && server.isRunning()) ? server.stats().pool() : null;
 	}
 
@@ -68,7 +69,7 @@ public final class AriadneSheddingAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnProperty(AgentCheckListener.PORT_PROPERTY)
 	AgentCheckListener ariadneAgentCheckListener(SaturationShedding shedding, AriadneServerProperties properties,
-			ObjectProvider<ApplicationAvailability> availability, ObjectProvider<AriadneServer> server,
+			ObjectProvider<ApplicationAvailability> availability, ObjectProvider<AriadneServers> servers,
 			Environment environment) {
 		AriadneServerProperties.Agent agent = properties.getHealth().getAgent();
 		int port = agent.getPort();
@@ -80,7 +81,7 @@ public final class AriadneSheddingAutoConfiguration {
 		InetAddress address = (agent.getAddress() != null) ? agent.getAddress()
 				: ManagementServerSettings.get(environment).address();
 		return new AgentCheckListener(address, port,
-				() -> AgentCheckListener.answer(accepting(availability, server), shedding.weight()));
+				() -> AgentCheckListener.answer(accepting(availability, servers), shedding.weight()));
 	}
 
 	private static void checkPortIsFree(Environment environment, int port) {
@@ -103,8 +104,8 @@ public final class AriadneSheddingAutoConfiguration {
 	 * there is one to look at, runs.
 	 */
 	private static boolean accepting(ObjectProvider<ApplicationAvailability> availability,
-			ObjectProvider<AriadneServer> provider) {
-		AriadneServer server = provider.getIfUnique();
+			ObjectProvider<AriadneServers> servers) {
+		AriadneServer server = AriadneServers.application(servers);
 		if (server != null && !server.isRunning()) {
 			return false;
 		}

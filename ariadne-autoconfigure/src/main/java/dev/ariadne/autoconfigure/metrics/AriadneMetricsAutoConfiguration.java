@@ -1,10 +1,8 @@
 package dev.ariadne.autoconfigure.metrics;
 
-import java.util.List;
-
 import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
-import dev.ariadne.autoconfigure.AriadneManagementServer;
+import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.actuate.SaturationShedding;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -12,7 +10,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -27,7 +24,8 @@ import org.springframework.context.annotation.Bean;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
 				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration",
-				"dev.ariadne.autoconfigure.actuate.AriadneSheddingAutoConfiguration" })
+				"dev.ariadne.autoconfigure.actuate.AriadneSheddingAutoConfiguration",
+				"dev.ariadne.autoconfigure.web.AriadneServletWebServerAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, AriadneServer.class })
 @ConditionalOnBean(MeterRegistry.class)
 public final class AriadneMetricsAutoConfiguration {
@@ -39,20 +37,10 @@ public final class AriadneMetricsAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnSingleCandidate(AriadneServer.class)
-	@ConditionalOnMissingBean(name = "ariadneServerMetrics")
-	AriadneServerMetrics ariadneServerMetrics(AriadneServer ariadneServer) {
-		return new AriadneServerMetrics(ariadneServer.stats(), ariadneServer.diagnosis().orElse(null),
-				AriadneServer.version(), List.of());
-	}
-
-	@Bean
-	@ConditionalOnBean(AriadneManagementServer.class)
-	@ConditionalOnMissingBean(name = "ariadneManagementServerMetrics")
-	AriadneServerMetrics ariadneManagementServerMetrics(AriadneManagementServer managementServer) {
-		AriadneServer server = managementServer.server();
-		return new AriadneServerMetrics(server.stats(), server.diagnosis().orElse(null), AriadneServer.version(),
-				List.of());
+	@ConditionalOnBean(AriadneServers.class)
+	@ConditionalOnMissingBean
+	AriadneServersMetrics ariadneServersMetrics(AriadneServers servers, MeterRegistry registry) {
+		return new AriadneServersMetrics(servers, registry);
 	}
 
 	@Bean

@@ -40,7 +40,7 @@ class AriadneMetricsAutoConfigurationTest {
 	@Test
 	void bindsServerMetersAndRecordsRequests() {
 		this.runner.run((context) -> {
-			assertThat(context).hasSingleBean(AriadneServerMetrics.class).hasSingleBean(AriadneRequestMetrics.class);
+			assertThat(context).hasSingleBean(AriadneServersMetrics.class).hasSingleBean(AriadneRequestMetrics.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(registry.get("ariadne.pool.threads.max").tag("listener", "app").gauge().value()).isEqualTo(200);
 			int port = context.getBean(AriadneServer.class).port();
@@ -67,7 +67,7 @@ class AriadneMetricsAutoConfigurationTest {
 			.withPropertyValues("ariadne.server.port=0")
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).hasSingleBean(AriadneServer.class)
-				.doesNotHaveBean(AriadneServerMetrics.class)
+				.doesNotHaveBean(AriadneServersMetrics.class)
 				.doesNotHaveBean(AriadneRequestMetrics.class));
 	}
 
@@ -124,7 +124,7 @@ class AriadneMetricsAutoConfigurationTest {
 			.withConfiguration(AutoConfigurations.of(AriadneAutoConfiguration.class, AriadneMetricsAutoConfiguration.class))
 			.withPropertyValues("ariadne.server.port=0")
 			.run((context) -> assertThat(context).hasSingleBean(AriadneServer.class)
-				.doesNotHaveBean(AriadneServerMetrics.class));
+				.doesNotHaveBean(AriadneServersMetrics.class));
 	}
 
 	@Configuration(proxyBeanMethods = false)

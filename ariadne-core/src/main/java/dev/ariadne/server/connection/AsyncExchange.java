@@ -154,9 +154,11 @@ final class AsyncExchange implements AsyncResponse {
 	}
 
 	/**
-	 * The connection closed; any thread, even a selector (the listeners run on a worker).
+	 * The connection closed; any thread.
+	 * @param here whether to run the close listeners on the calling thread (one that stops the
+	 * server, whose pools may refuse them), or on a worker of the pool (a selector's call)
 	 */
-	void connectionClosed() {
+	void connectionClosed(boolean here) {
 		List<Runnable> listeners;
 		synchronized (this) {
 			if (this.closed) {
@@ -166,8 +168,16 @@ final class AsyncExchange implements AsyncResponse {
 			listeners = this.closeListeners;
 			this.closeListeners = null;
 		}
-		if (listeners != null) {
-			listeners.forEach(this::tell);
+		if (listeners == null) {
+			return;
+		}
+		for (Runnable listener : listeners) {
+			if (here) {
+				runTask(listener);
+			}
+			else {
+				tell(listener);
+			}
 		}
 	}
 

@@ -204,12 +204,14 @@ public final class HttpExchange {
 	}
 
 	/**
-	 * Tells a suspended exchange that its connection closed; any thread, a selector's too.
+	 * Tells a suspended exchange that its connection closed; any thread.
+	 * @param here whether its close listeners run on the calling thread (one that aborts the
+	 * connection to stop the server) rather than on a worker of its pool (a selector's call)
 	 */
-	public void connectionClosed() {
+	public void connectionClosed(boolean here) {
 		AsyncExchange async = this.async;
 		if (async != null) {
-			async.connectionClosed();
+			async.connectionClosed(here);
 		}
 	}
 
@@ -237,7 +239,7 @@ public final class HttpExchange {
 		this.request.releaseBodies();
 		if (this.context.events().hasListeners()) {
 			this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(),
-					this.match.route(), 0, System.nanoTime() - this.startNanos, this.queueWaitNanos, this.match.pool()));
+					this.request.route(), 0, System.nanoTime() - this.startNanos, this.queueWaitNanos, this.match.pool()));
 		}
 	}
 
@@ -293,13 +295,14 @@ public final class HttpExchange {
 			keep = drain(this.body);
 		}
 		RequestEvents events = this.context.events();
+		// a fallback handler (a servlet container) may have reported the route it served
+		String route = request.route();
 		boolean listeners = events.hasListeners();
 		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
 		routeWorked(begin, end);
 		if (listeners) {
-			RouteMatch match = this.match;
-			events.publish(new RequestEvent(this.context.config().name(), this.head.method().name(), match.route(),
-					complete ? response.status() : 0, end - this.startNanos, this.queueWaitNanos, match.pool()));
+			events.publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
+					complete ? response.status() : 0, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
 		}
 		this.request = null;
 		this.response = null;
@@ -308,7 +311,7 @@ public final class HttpExchange {
 
 	private void routeWorked(long begin, long end) {
 		if (begin != 0) {
-			this.context.events().routeWorked(this.match.pool(), this.match.route(), end - begin);
+			this.context.events().routeWorked(this.match.pool(), this.request.route(), end - begin);
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
@@ -51,6 +52,8 @@ final class ServerRequest implements Request {
 	private long reserved;
 
 	private RouteMatch match;
+
+	private String reportedRoute;
 
 	private String path;
 
@@ -158,7 +161,15 @@ final class ServerRequest implements Request {
 
 	@Override
 	public String route() {
+		if (this.reportedRoute != null) {
+			return this.reportedRoute;
+		}
 		return (this.match != null) ? this.match.route() : null;
+	}
+
+	@Override
+	public void route(String route) {
+		this.reportedRoute = Objects.requireNonNull(route, "route");
 	}
 
 	@Override

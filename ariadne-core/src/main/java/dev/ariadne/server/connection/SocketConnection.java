@@ -460,7 +460,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	public void abort() {
 		this.state.set(CLOSED);
 		closeSocket();
-		this.exchange.connectionClosed();
+		// the connection's thread, which waits for the exchange, tells its listeners
+		this.exchange.connectionClosed(false);
 	}
 
 	private void close() {

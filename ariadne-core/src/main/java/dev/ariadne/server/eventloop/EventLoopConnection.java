@@ -630,7 +630,7 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		}
 		if (dispatched) {
 			// a suspended exchange learns it here; its worker (or its end) releases the input
-			this.exchange.connectionClosed();
+			this.exchange.connectionClosed(false);
 		}
 		else {
 			// a worker may be parsing ahead in it; afterExchange releases it then
@@ -648,6 +648,9 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
 	@Override
 	public void abort() {
+		// a suspended exchange is told here, on the thread that stops the server, before the
+		// pools stop: they may drop what is queued then
+		this.exchange.connectionClosed(true);
 		this.loop.execute(this::close);
 	}
 

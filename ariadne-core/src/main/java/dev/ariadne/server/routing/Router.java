@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import dev.ariadne.http.HeaderName;
@@ -21,6 +22,10 @@ import dev.ariadne.server.stats.RequestEvent;
  * the middleware chain, in registration order. Unmatched paths get a 404 handler, paths matched
  * with another method a 405 handler with {@code Allow}, both wrapped in the same chain. An
  * {@code OPTIONS} request without its own route is answered 204 with {@code Allow}.
+ *
+ * <p>A router with a fallback handler sends the requests it would answer 404 or 405 to that
+ * handler instead (wrapped in the same chain), in the pool its {@link FallbackPools} picks: routes
+ * keep precedence over the fallback.
  *
  * <p>Immutable and thread-safe; chains are composed once, when the router is built. Literal
  * paths are found by one hash lookup; templates are tried most specific first.
@@ -37,8 +42,14 @@ public final class Router {
 
 	private final List<Route> routes;
 
-	private Router(List<Route> routes, List<Middleware> middlewares) {
+	private final Handler fallback;
+
+	private final FallbackPools fallbackPools;
+
+	private Router(List<Route> routes, List<Middleware> middlewares, Handler fallback, FallbackPools fallbackPools) {
 		this.routes = List.copyOf(routes);
+		this.fallback = (fallback != null) ? chain(middlewares, fallback) : null;
+		this.fallbackPools = fallbackPools;
 		Map<String, PathEntry> byTemplate = new LinkedHashMap<>();
 		for (Route route : routes) {
 			PathEntry entry = byTemplate.computeIfAbsent(route.template(), PathEntry::new);
@@ -110,9 +121,15 @@ public final class Router {
 			}
 		}
 		if (entry == null) {
-			return this.notFound;
+			return (this.fallback != null) ? fallback(method, rawPath) : this.notFound;
 		}
-		return entry.select(method, variables);
+		RouteMatch match = entry.select(method, variables);
+		return (match.matched() || this.fallback == null) ? match : fallback(method, rawPath);
+	}
+
+	private RouteMatch fallback(Method method, String rawPath) {
+		String pool = this.fallbackPools.pool(method, PathSegments.decode(rawPath, false));
+		return new RouteMatch(RequestEvent.NOT_FOUND, this.fallback, Collections.emptyMap(), pool, false);
 	}
 
 	/** Returns the key of a literal template the segments could match, or {@code null} if none can. */
@@ -223,7 +240,25 @@ public final class Router {
 
 		private final List<Middleware> middlewares = new ArrayList<>();
 
+		private Handler fallback;
+
+		private FallbackPools fallbackPools = FallbackPools.DEFAULT;
+
 		private Builder() {
+		}
+
+		/**
+		 * Sets the handler for requests no route matches (instead of 404) or matches by path
+		 * only (instead of 405). The handler reports its own route value with
+		 * {@link dev.ariadne.server.Request#route(String)}.
+		 * @param handler the fallback handler
+		 * @param pools picks the pool that runs it for each request
+		 * @return this builder
+		 */
+		public Builder fallback(Handler handler, FallbackPools pools) {
+			this.fallback = Objects.requireNonNull(handler, "handler");
+			this.fallbackPools = Objects.requireNonNull(pools, "pools");
+			return this;
 		}
 
 		/**
@@ -272,7 +307,7 @@ public final class Router {
 		 * @throws IllegalArgumentException if two routes share a method and template
 		 */
 		public Router build() {
-			return new Router(this.routes, List.copyOf(this.middlewares));
+			return new Router(this.routes, List.copyOf(this.middlewares), this.fallback, this.fallbackPools);
 		}
 
 	}

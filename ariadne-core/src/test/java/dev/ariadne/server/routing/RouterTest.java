@@ -289,6 +289,30 @@ class RouterTest {
 		assertThat(router.routes()).extracting(Route::template).containsExactly("/a", "/a", "/b");
 	}
 
+	@Test
+	void sendsUnmatchedPathsAndMethodsToTheFallbackInThePoolItPicks() throws Exception {
+		List<String> seen = new ArrayList<>();
+		Router router = Router.builder()
+			.get("/api/user/{id}", says("user"))
+			.middleware((request, response, next) -> {
+				seen.add("middleware");
+				next.handle(request, response);
+			})
+			.fallback(says("fallback"), (method, path) -> path.startsWith("/heavy/") ? "compute" : Route.DEFAULT_POOL)
+			.build();
+		assertThat(run(router, Method.GET, "/api/user/7").body()).isEqualTo("user");
+		RouteMatch notFound = router.match(Method.GET, "/heavy/%66ib");
+		assertThat(notFound.pool()).isEqualTo("compute");
+		assertThat(notFound.matched()).isFalse();
+		assertThat(notFound.route()).isEqualTo(RequestEvent.NOT_FOUND);
+		assertThat(run(router, Method.GET, "/elsewhere").body()).isEqualTo("fallback");
+		RouteMatch wrongMethod = router.match(Method.DELETE, "/api/user/7");
+		assertThat(wrongMethod.pool()).isEqualTo(Route.DEFAULT_POOL);
+		assertThat(run(router, Method.DELETE, "/api/user/7").body()).isEqualTo("fallback");
+		assertThat(router.match(Method.OPTIONS, "/api/user/7").matched()).isTrue();
+		assertThat(seen).hasSize(3);
+	}
+
 	private static RecordingResponse run(Router router, Method method, String path) throws Exception {
 		RouteMatch match = router.match(method, path);
 		RecordingResponse response = new RecordingResponse();

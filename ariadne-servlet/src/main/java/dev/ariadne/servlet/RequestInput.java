@@ -1,0 +1,165 @@
+package dev.ariadne.servlet;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * The request body as the application reads it, straight from the core's body stream (never
+ * buffered whole). In non-blocking mode (a {@link ReadListener} is set) reads take only bytes
+ * that {@link NonBlockingIo} has already fetched, so a read never blocks.
+ */
+final class RequestInput extends ServletInputStream {
+
+	private final ServletExchange exchange;
+
+	private final InputStream body;
+
+	private final byte[] ready = new byte[8192];
+
+	private int readyStart;
+
+	private int readyEnd;
+
+	private volatile boolean finished;
+
+	RequestInput(ServletExchange exchange, InputStream body) {
+		this.exchange = exchange;
+		this.body = body;
+	}
+
+	/** Bytes fetched ahead for a non-blocking reader. */
+	int fetched() {
+		return this.readyEnd - this.readyStart;
+	}
+
+	/**
+	 * Fetches bytes ahead for a non-blocking reader, blocking until some arrive.
+	 * @return the bytes fetched, or -1 at the end of the body
+	 * @throws IOException if reading fails
+	 */
+	int fetch() throws IOException {
+		if (fetched() > 0) {
+			return fetched();
+		}
+		if (this.finished) {
+			return -1;
+		}
+		int count = this.body.read(this.ready, 0, this.ready.length);
+		if (count < 0) {
+			this.finished = true;
+			return -1;
+		}
+		this.readyStart = 0;
+		this.readyEnd = count;
+		return count;
+	}
+
+	@Override
+	public int read() throws IOException {
+		byte[] one = new byte[1];
+		int count = read(one, 0, 1);
+		return (count < 0) ? -1 : one[0] & 0xFF;
+	}
+
+	@Override
+	public int read(byte[] bytes, int offset, int length) throws IOException {
+		if (length == 0) {
+			return 0;
+		}
+		if (fetched() > 0) {
+			int count = Math.min(length, fetched());
+			System.arraycopy(this.ready, this.readyStart, bytes, offset, count);
+			this.readyStart += count;
+			return count;
+		}
+		if (this.finished) {
+			return -1;
+		}
+		if (this.exchange.nonBlocking().readingNonBlocking()) {
+			throw new IllegalStateException("read() called while isReady() is false");
+		}
+		int count = this.body.read(bytes, offset, length);
+		if (count < 0) {
+			this.finished = true;
+		}
+		return count;
+	}
+
+	@Override
+	public int read(ByteBuffer buffer) throws IOException {
+		if (!isReady()) {
+			throw new IllegalStateException("read(ByteBuffer) called while isReady() is false");
+		}
+		if (!buffer.hasRemaining()) {
+			return 0;
+		}
+		int start = buffer.position();
+		int count;
+		if (buffer.hasArray()) {
+			count = read(buffer.array(), buffer.arrayOffset() + start, buffer.remaining());
+		}
+		else {
+			byte[] chunk = new byte[Math.min(buffer.remaining(), this.ready.length)];
+			count = read(chunk, 0, chunk.length);
+			if (count > 0) {
+				buffer.put(chunk, 0, count);
+			}
+		}
+		if (count > 0) {
+			// Servlet 6.1: the position stays, the limit marks the end of what was read
+			buffer.position(start);
+			buffer.limit(start + count);
+		}
+		return count;
+	}
+
+	@Override
+	public int available() throws IOException {
+		return (fetched() > 0) ? fetched() : (this.finished ? 0 : this.body.available());
+	}
+
+	/**
+	 * Reads the rest of the body, at most {@code max} bytes.
+	 * @param max the limit
+	 * @return the bytes
+	 * @throws StatusException 413 if the body is longer
+	 * @throws IOException if reading fails
+	 */
+	byte[] readAtMost(long max) throws IOException {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		byte[] chunk = new byte[4096];
+		long total = 0;
+		int count;
+		while ((count = read(chunk, 0, chunk.length)) >= 0) {
+			total += count;
+			if (total > max) {
+				throw new StatusException(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+						"Form body exceeds the maximum form size of " + max + " bytes");
+			}
+			bytes.write(chunk, 0, count);
+		}
+		return bytes.toByteArray();
+	}
+
+	@Override
+	public boolean isFinished() {
+		return this.finished && fetched() == 0;
+	}
+
+	@Override
+	public boolean isReady() {
+		return this.exchange.nonBlocking().readReady();
+	}
+
+	@Override
+	public void setReadListener(ReadListener readListener) {
+		this.exchange.nonBlocking().readListener(readListener);
+	}
+
+}

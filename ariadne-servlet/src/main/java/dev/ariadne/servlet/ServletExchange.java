@@ -1,0 +1,500 @@
+package dev.ariadne.servlet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.MultipartConfigElement;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.ServletConnection;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import dev.ariadne.http.HttpParseException;
+import dev.ariadne.http.Status;
+import dev.ariadne.server.Request;
+import dev.ariadne.server.Response;
+import dev.ariadne.server.stats.RequestEvent;
+
+/**
+ * One request through the servlet context, on the thread the core runs its handler on: the
+ * request dispatch through the filter chain, forwards and includes, the error page for a
+ * failure or {@code sendError}, the async cycle, and the end of the response.
+ *
+ * <p>Everything here runs on the exchange's thread; application threads reach it only through
+ * {@link AsyncState} and {@link NonBlockingIo}, which hand work over to it.
+ */
+final class ServletExchange {
+
+	private static final Logger logger = System.getLogger(ServletExchange.class.getName());
+
+	private final DeploymentContext context;
+
+	private final Request core;
+
+	private final ExchangeRequest request;
+
+	private final ExchangeResponse response;
+
+	private final List<MemorySession> accessed = new ArrayList<>(1);
+
+	private ExchangeSuspension suspension;
+
+	private NonBlockingIo nonBlocking;
+
+	private volatile AsyncState async;
+
+	private ServletEntry currentServlet;
+
+	private boolean asyncSupported;
+
+	private boolean errorDispatching;
+
+	private Throwable abort;
+
+	ServletExchange(DeploymentContext context, Request core, Response coreResponse, String requestUri, String query,
+			String pathInContext) {
+		this.context = context;
+		this.core = core;
+		this.response = new ExchangeResponse(this, coreResponse);
+		this.request = new ExchangeRequest(this, core, requestUri, query, pathInContext);
+	}
+
+	DeploymentContext context() {
+		return this.context;
+	}
+
+	ExchangeRequest request() {
+		return this.request;
+	}
+
+	ExchangeResponse response() {
+		return this.response;
+	}
+
+	synchronized ExchangeSuspension suspension() {
+		if (this.suspension == null) {
+			this.suspension = new ExchangeSuspension();
+		}
+		return this.suspension;
+	}
+
+	synchronized NonBlockingIo nonBlocking() {
+		if (this.nonBlocking == null) {
+			this.nonBlocking = new NonBlockingIo(this);
+		}
+		return this.nonBlocking;
+	}
+
+	ServletConnection connection() {
+		return new ExchangeConnection(this.core);
+	}
+
+	void accessed(MemorySession session) {
+		session.access();
+		this.accessed.add(session);
+	}
+
+	MultipartConfigElement multipartConfig() {
+		return (this.currentServlet != null) ? this.currentServlet.multipartConfig() : null;
+	}
+
+	String currentServletName() {
+		return (this.currentServlet != null) ? this.currentServlet.getName() : null;
+	}
+
+	/**
+	 * Serves the request: the request dispatch, the async cycle if one started, the error page
+	 * if one is due, and the end of the response. A failure after the response was committed
+	 * is rethrown, so that the core closes the connection.
+	 * @throws Exception the failure that broke a committed response
+	 */
+	void run() throws Exception {
+		this.context.listeners().requestInitialized(this.context, this.request);
+		try {
+			ServletMatch match = this.context.mapper().map(this.request.pathInContext());
+			this.request.match(match);
+			dispatch(() -> invoke(DispatcherType.REQUEST, this.request, this.response, match, false));
+			if (this.async != null) {
+				runAsyncCycle();
+			}
+			if (this.abort == null) {
+				if (this.response.errorPending()) {
+					errorPage(this.response.getStatus(), this.response.errorMessage(), null);
+				}
+				finishResponse();
+			}
+			if (this.async != null) {
+				this.async.completed();
+			}
+		}
+		finally {
+			end();
+		}
+		if (this.abort instanceof Exception exception) {
+			throw exception;
+		}
+		if (this.abort instanceof Error error) {
+			throw error;
+		}
+	}
+
+	private void runAsyncCycle() {
+		try {
+			this.async.run();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.abort = new IOException("Interrupted while the request was in async mode", ex);
+		}
+	}
+
+	private void finishResponse() {
+		try {
+			this.response.finish();
+		}
+		catch (IOException ex) {
+			this.abort = ex;
+		}
+		catch (RuntimeException ex) {
+			if (this.response.isHeadCommitted()) {
+				this.abort = ex;
+				return;
+			}
+			// the head could not be written (a bad status): still time for the error page
+			failure(ex);
+			if (this.abort == null) {
+				try {
+					this.response.finish();
+				}
+				catch (IOException | RuntimeException again) {
+					this.abort = again;
+				}
+			}
+		}
+	}
+
+	private void end() {
+		for (MemorySession session : this.accessed) {
+			session.endAccess();
+		}
+		MultipartParts parts = this.request.multipartParts();
+		if (parts != null) {
+			parts.delete();
+		}
+		this.context.listeners().requestDestroyed(this.context, this.request);
+		this.core.route(routeName());
+	}
+
+	private String routeName() {
+		Function<HttpServletRequest, String> namer = this.context.routeNamer();
+		if (namer != null) {
+			try {
+				String name = namer.apply(this.request);
+				if (name != null) {
+					return name;
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.log(Level.DEBUG, "Route namer failed", ex);
+			}
+		}
+		ServletMatch match = this.request.match();
+		if (this.response.getStatus() == HttpServletResponse.SC_NOT_FOUND || match == null
+				|| this.context.registry().isNotFound(match.servlet())) {
+			return RequestEvent.NOT_FOUND;
+		}
+		return match.pattern();
+	}
+
+	// ---- dispatching
+
+	@FunctionalInterface
+	interface Invocation {
+
+		void run() throws IOException, ServletException;
+
+	}
+
+	/**
+	 * Runs a dispatch that the container starts (request or async) and deals with its outcome:
+	 * a failure goes to the async listeners or the error page; a {@code sendError} to the
+	 * error page unless the request is in async mode.
+	 */
+	private void dispatch(Invocation invocation) {
+		if (this.async != null) {
+			this.async.dispatchBegins();
+		}
+		Throwable failure = null;
+		try {
+			invocation.run();
+		}
+		catch (Throwable ex) {
+			failure = ex;
+		}
+		if (this.async != null) {
+			this.async.dispatchReturned();
+		}
+		boolean inAsync = this.async != null && this.async.isStarted();
+		if (failure != null) {
+			if (inAsync) {
+				this.async.failed(failure);
+			}
+			else {
+				failure(failure);
+			}
+		}
+		else if (this.response.errorPending() && !inAsync) {
+			errorPage(this.response.getStatus(), this.response.errorMessage(), null);
+		}
+	}
+
+	/**
+	 * Runs the filters and the servlet of one dispatch.
+	 * @param type the dispatcher type, which selects the filters
+	 * @param request the request the chain gets
+	 * @param response the response the chain gets
+	 * @param match the target
+	 * @param byName whether the target was named rather than mapped (filters by servlet name only)
+	 */
+	void invoke(DispatcherType type, ServletRequest request, ServletResponse response, ServletMatch match,
+			boolean byName) throws IOException, ServletException {
+		List<FilterEntry> filters = byName ? this.context.registry().filtersForName(type, match.servlet())
+				: this.context.registry().filtersFor(type, match);
+		boolean supported = match.servlet().asyncSupported();
+		for (FilterEntry filter : filters) {
+			supported &= filter.asyncSupported();
+		}
+		ServletEntry previousServlet = this.currentServlet;
+		boolean previousSupported = this.asyncSupported;
+		this.currentServlet = match.servlet();
+		this.asyncSupported = supported;
+		try {
+			new FilterChainRun(filters, match.servlet()).doFilter(request, response);
+		}
+		finally {
+			this.currentServlet = previousServlet;
+			this.asyncSupported = previousSupported;
+		}
+	}
+
+	void forward(ServletDispatcher target, ServletRequest request, ServletResponse response)
+			throws ServletException, IOException {
+		if (this.response.isCommitted()) {
+			throw new IllegalStateException("Cannot forward: the response is already committed");
+		}
+		this.response.resetBuffer();
+		DispatchedRequest forwarded = DispatchedRequest.forward((HttpServletRequest) request, target, this.request);
+		invoke(DispatcherType.FORWARD, forwarded, response, target.match(), target.named());
+		if (!isAsyncStarted() && !this.response.errorPending()) {
+			// Servlet 6.1 section 9.4: the response is sent and closed before forward returns
+			this.response.finish();
+		}
+	}
+
+	void include(ServletDispatcher target, ServletRequest request, ServletResponse response)
+			throws ServletException, IOException {
+		DispatchedRequest included = DispatchedRequest.include((HttpServletRequest) request, target, this.request);
+		invoke(DispatcherType.INCLUDE, included, new IncludedResponse((HttpServletResponse) response),
+				target.match(), target.named());
+	}
+
+	/** Runs an async dispatch, on the exchange's thread. */
+	void asyncDispatch(ServletRequest request, ServletResponse response, ServletDispatcher target) {
+		HttpServletRequest http = (request instanceof HttpServletRequest candidate) ? candidate : this.request;
+		DispatchedRequest dispatched = DispatchedRequest.async(http, target, this.request);
+		dispatch(() -> invoke(DispatcherType.ASYNC, dispatched, response, target.match(), false));
+	}
+
+	// ---- async
+
+	AsyncContext startAsync(ServletRequest request, ServletResponse response, boolean original) {
+		if (!this.asyncSupported) {
+			throw new IllegalStateException("startAsync() is not allowed: servlet '" + currentServletName()
+					+ "' or a filter of its chain does not support async (setAsyncSupported)");
+		}
+		if (this.async == null) {
+			this.async = new AsyncState(this);
+		}
+		this.async.start(request, response, original);
+		return this.async;
+	}
+
+	boolean isAsyncStarted() {
+		return this.async != null && this.async.isStarted();
+	}
+
+	boolean isAsyncSupported() {
+		return this.asyncSupported;
+	}
+
+	AsyncContext asyncContext() {
+		if (!isAsyncStarted()) {
+			throw new IllegalStateException("The request is not in async mode");
+		}
+		return this.async;
+	}
+
+	/**
+	 * Handles a failure outside a dispatch (an I/O callback, an {@code AsyncContext.start}
+	 * task), on the exchange's thread.
+	 * @param failure the failure
+	 */
+	void asyncFailure(Throwable failure) {
+		if (isAsyncStarted()) {
+			this.async.failed(failure);
+		}
+		else {
+			failure(failure);
+		}
+	}
+
+	// ---- errors
+
+	/**
+	 * Answers a failure: through the error page for its type or status, or, once the response
+	 * is committed, by closing the connection after the response.
+	 * @param failure what the application threw
+	 */
+	void failure(Throwable failure) {
+		if (this.response.isHeadCommitted()) {
+			logger.log(Level.WARNING, () -> "Request " + this.request + " failed after its response was committed; "
+					+ "closing the connection", failure);
+			this.abort = failure;
+			return;
+		}
+		Throwable cause = rootCause(failure);
+		int status = statusOf(cause);
+		if (status >= 500) {
+			logger.log(Level.WARNING, () -> "Servlet '" + currentOrMatched() + "' failed for " + this.request, failure);
+		}
+		else {
+			logger.log(Level.DEBUG, () -> "Request " + this.request + " refused with " + status, failure);
+		}
+		if (cause instanceof IOException && cause.getCause() instanceof HttpParseException) {
+			// the body's framing is broken: nothing more can be read from this connection
+			this.response.setHeader("Connection", "close");
+		}
+		boolean byStatus = cause instanceof StatusException || status != 500;
+		String page = byStatus ? this.context.errorPages().forStatus(status)
+				: this.context.errorPages().forException(failure);
+		errorAttributes(status, cause.getMessage(), cause);
+		showErrorPage(status, cause.getMessage(), page);
+	}
+
+	private static Throwable rootCause(Throwable failure) {
+		Throwable cause = failure;
+		if (cause instanceof ServletException servletException && servletException.getRootCause() != null) {
+			cause = servletException.getRootCause();
+		}
+		if (cause instanceof UncheckedIOException unchecked) {
+			cause = unchecked.getCause();
+		}
+		return cause;
+	}
+
+	private static int statusOf(Throwable cause) {
+		if (cause instanceof StatusException statusException) {
+			return statusException.status();
+		}
+		if (cause instanceof MultipartLimitException) {
+			return HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE;
+		}
+		if (cause instanceof IOException && cause.getCause() instanceof HttpParseException parse) {
+			return parse.status().code();
+		}
+		return HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
+	}
+
+	private String currentOrMatched() {
+		ServletMatch match = this.request.match();
+		return (match != null) ? match.getServletName() : "?";
+	}
+
+	/**
+	 * Shows the error page for a status: after {@code sendError}, or an async timeout.
+	 * @param status the status
+	 * @param message the message, or {@code null}
+	 * @param failure the failure, or {@code null}
+	 */
+	void errorPage(int status, String message, Throwable failure) {
+		if (this.response.isHeadCommitted()) {
+			return;
+		}
+		errorAttributes(status, message, failure);
+		showErrorPage(status, message, this.context.errorPages().forStatus(status));
+	}
+
+	private void errorAttributes(int status, String message, Throwable failure) {
+		ExchangeRequest target = this.request;
+		target.setAttribute(RequestDispatcher.ERROR_STATUS_CODE, status);
+		target.setAttribute(RequestDispatcher.ERROR_MESSAGE, (message != null) ? message : "");
+		target.setAttribute(RequestDispatcher.ERROR_REQUEST_URI, target.getRequestURI());
+		target.setAttribute(RequestDispatcher.ERROR_METHOD, target.getMethod());
+		if (target.getQueryString() != null) {
+			target.setAttribute(RequestDispatcher.ERROR_QUERY_STRING, target.getQueryString());
+		}
+		target.setAttribute(RequestDispatcher.ERROR_SERVLET_NAME, currentOrMatched());
+		if (failure != null) {
+			target.setAttribute(RequestDispatcher.ERROR_EXCEPTION, failure);
+			target.setAttribute(RequestDispatcher.ERROR_EXCEPTION_TYPE, failure.getClass());
+		}
+	}
+
+	private void showErrorPage(int status, String message, String page) {
+		this.response.prepareErrorPage(status);
+		ServletDispatcher target = (page != null && !this.errorDispatching)
+				? ServletDispatcher.forPath(this.context, page) : null;
+		if (target == null) {
+			defaultErrorBody(status);
+			return;
+		}
+		this.errorDispatching = true;
+		try {
+			invoke(DispatcherType.ERROR, DispatchedRequest.error(this.request, target, this.request), this.response,
+					target.match(), false);
+		}
+		catch (Throwable ex) {
+			logger.log(Level.WARNING, () -> "Error page " + page + " failed for " + this.request, ex);
+			if (this.response.isHeadCommitted()) {
+				this.abort = ex;
+				return;
+			}
+			this.response.prepareErrorPage(status);
+			defaultErrorBody(status);
+			return;
+		}
+		finally {
+			this.errorDispatching = false;
+		}
+		if (this.response.errorPending()) {
+			int pageStatus = this.response.getStatus();
+			this.response.prepareErrorPage(pageStatus);
+			defaultErrorBody(pageStatus);
+		}
+	}
+
+	/** The container's own error body, when no error page answers. */
+	private void defaultErrorBody(int status) {
+		Status known = Status.of(status);
+		String body = status + " " + known.reason() + "\n";
+		this.response.setContentType("text/plain;charset=UTF-8");
+		try {
+			this.response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			this.abort = ex;
+		}
+	}
+
+}

@@ -1,0 +1,49 @@
+package dev.ariadne.servlet;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The package rule of STYLE.md for {@code dev.ariadne.servlet}: the core's API ({@code http},
+ * {@code server}, {@code server.stats}), {@code jakarta.servlet} and the JDK; never Spring,
+ * Micrometer, or a core model package.
+ */
+class PackageRulesTest {
+
+	private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)\\.[\\w*]+;", Pattern.MULTILINE);
+
+	private static final List<String> ALLOWED = List.of("java.", "jakarta.servlet", "dev.ariadne.servlet",
+			"dev.ariadne.http", "dev.ariadne.server.stats");
+
+	@Test
+	void mainCodeImportsOnlyTheCoreApiTheServletApiAndTheJdk() throws IOException {
+		List<String> violations = new ArrayList<>();
+		int scanned = 0;
+		try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+			for (Path file : files.filter((path) -> path.toString().endsWith(".java")).toList()) {
+				scanned++;
+				Matcher imports = IMPORT.matcher(Files.readString(file));
+				while (imports.find()) {
+					String pkg = imports.group(1);
+					boolean allowed = pkg.equals("dev.ariadne.server") || ALLOWED.stream().anyMatch(pkg::startsWith);
+					if (!allowed) {
+						violations.add(file.getFileName() + " imports " + imports.group(0));
+					}
+				}
+			}
+		}
+		assertThat(scanned).as("source files scanned").isGreaterThan(30);
+		assertThat(violations).isEmpty();
+	}
+
+}
