@@ -1,31 +1,49 @@
 package dev.ariadne;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import java.util.zip.CRC32;
 
 import dev.ariadne.http.ParserLimits;
 import dev.ariadne.server.IoModel;
+import dev.ariadne.server.Request;
+import dev.ariadne.server.Response;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.stats.AcceptError;
 import dev.ariadne.server.stats.ServerStats;
 
 /**
- * A server in a JVM of its own, for tests that bound the server's heap ({@code -Xmx}) and must
- * not share it with the test: started by {@link ChildProcess}, it prints {@code READY <port>}
- * and serves until its standard input ends or it gets SIGTERM.
+ * A server in a process of its own, for the tests that exhaust what a process has (descriptors,
+ * memory) and stop it with a signal, as an operator would: starts a server on loopback and a
+ * management listener beside it (its own port and threads, as {@code management.server.port}
+ * gives a Spring application), prints {@code PORT <port> <management port>}, serves until the
+ * process is told to stop (SIGTERM), then shuts both down gracefully in a shutdown hook and
+ * prints {@code STOPPED <milliseconds> <drained>}.
  *
- * <p>Routes: {@code GET /} ("hello"), {@code POST /count} (streams the body: its length and
- * CRC32), {@code POST /whole} ({@code bodyBytes()}: its length), {@code GET /big?size=N} (N
- * bytes), {@code GET /stats} (the bytes held and their peak, the budget, the heap in use and
- * its peak; with {@code ?gc} after a collection). A sampler records the peaks every 10 ms.
+ * <p>Usage: {@code java dev.ariadne.ChildServer key=value...}, with {@code model} (an
+ * {@code io-model} value), {@code grace} (the grace period in milliseconds), and optionally
+ * {@code header-timeout} and {@code keep-alive-timeout} (in milliseconds), {@code backlog},
+ * {@code queue-capacity}, {@code threads}, {@code budget} (the buffer budget) and
+ * {@code max-body-size} (in bytes).
  *
- * <p>Arguments: the I/O model's value, then {@code key=value} words: {@code budget} and
- * {@code max-body-size} in bytes, {@code threads}.
+ * <p>Routes: {@code GET /hello}; {@code GET /overflow} recurses until a
+ * {@link StackOverflowError}; {@code GET /oom} fills the heap until an {@link OutOfMemoryError};
+ * {@code POST /count} streams the body and answers its length and CRC32; {@code POST /whole}
+ * reads it whole ({@code bodyBytes()}) and answers its length; {@code GET /big?size=N} answers
+ * N bytes. On the management listener, {@code GET /stats} answers the server's figures as
+ * {@code name=value} lines, the heap in use measured after a full collection, with the bytes
+ * the server holds in buffers ({@code buffers}), their budget, and the peaks of both
+ * ({@code peakBuffers}, {@code peakHeap}), sampled every 10 ms.
  */
 public final class ChildServer {
 
@@ -37,86 +55,99 @@ public final class ChildServer {
 	}
 
 	/**
-	 * Starts the server.
-	 * @param args the model, then {@code key=value} words
-	 * @throws Exception if the server cannot start
+	 * Starts the server and serves until the process stops.
+	 * @param args {@code key=value} options
 	 */
-	public static void main(String[] args) throws Exception {
+	public static void main(String[] args) {
+		Map<String, String> options = new HashMap<>();
+		for (String arg : args) {
+			int eq = arg.indexOf('=');
+			options.put(arg.substring(0, eq), arg.substring(eq + 1));
+		}
+		Duration grace = Duration.ofMillis(Long.parseLong(options.getOrDefault("grace", "5000")));
 		ServerConfig.Builder config = ServerConfig.builder()
 			.address(RawClient.LOOPBACK)
 			.port(0)
-			.ioModel(IoModel.fromValue(args[0]));
-		long maxBody = ParserLimits.DEFAULT_MAX_BODY_SIZE;
-		for (int i = 1; i < args.length; i++) {
-			String[] pair = args[i].split("=", 2);
-			switch (pair[0]) {
-				case "budget" -> config.bufferBudget(Long.parseLong(pair[1]));
-				case "max-body-size" -> maxBody = Long.parseLong(pair[1]);
-				case "threads" -> config.maxThreads(Integer.parseInt(pair[1]));
-				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
+			.ioModel(IoModel.fromValue(options.get("model")))
+			.shutdownGracePeriod(grace)
+			.acceptBacklog(Integer.parseInt(options.getOrDefault("backlog", "100")));
+		if (options.containsKey("queue-capacity")) {
+			config.queueCapacity(Integer.parseInt(options.get("queue-capacity")));
+		}
+		if (options.containsKey("threads")) {
+			config.maxThreads(Integer.parseInt(options.get("threads")));
+		}
+		if (options.containsKey("budget")) {
+			config.bufferBudget(Long.parseLong(options.get("budget")));
+		}
+		if (options.containsKey("max-body-size")) {
+			config.limits(new ParserLimits(ParserLimits.DEFAULT_MAX_LINE_LENGTH, ParserLimits.DEFAULT_MAX_HEADER_SIZE,
+					ParserLimits.DEFAULT_MAX_HEADER_COUNT, Long.parseLong(options.get("max-body-size"))));
+		}
+		if (options.containsKey("header-timeout")) {
+			config.headerTimeout(Duration.ofMillis(Long.parseLong(options.get("header-timeout"))));
+		}
+		if (options.containsKey("keep-alive-timeout")) {
+			config.keepAliveTimeout(Duration.ofMillis(Long.parseLong(options.get("keep-alive-timeout"))));
+		}
+		AriadneServer server = AriadneServer.builder(config.build())
+			.route(Route.get("/hello", (request, response) -> response.send("hello")))
+			.route(Route.get("/overflow", (request, response) -> response.send("depth " + recurse(0))))
+			.route(Route.get("/oom", (request, response) -> response.send("held " + fillHeap() + " MB")))
+			.route(Route.post("/count", ChildServer::count))
+			.route(Route.post("/whole", (request, response) -> response.send(Integer.toString(request.bodyBytes().length))))
+			.route(Route.get("/big", ChildServer::big))
+			.build();
+		AriadneServer management = AriadneServer.builder(ServerConfig.builder()
+			.name("management")
+			.address(RawClient.LOOPBACK)
+			.port(0)
+			.maxThreads(2)
+			.shutdownGracePeriod(grace)
+			.build()).route(Route.get("/stats", (request, response) -> response.send(stats(server)))).build();
+		server.start();
+		management.start();
+		startSampler(server.stats());
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			long start = System.nanoTime();
+			boolean drained = server.shutdownGracefully();
+			management.shutdownGracefully();
+			System.out.println("STOPPED " + (System.nanoTime() - start) / 1_000_000 + " " + drained);
+			System.out.flush();
+		}, "child-server-shutdown"));
+		System.out.println("PORT " + server.port() + " " + management.port());
+		System.out.flush();
+	}
+
+	private static void count(Request request, Response response) throws IOException {
+		CRC32 crc = new CRC32();
+		byte[] buffer = new byte[64 * 1024];
+		long total = 0;
+		InputStream body = request.body();
+		int n;
+		while ((n = body.read(buffer)) >= 0) {
+			crc.update(buffer, 0, n);
+			total += n;
+		}
+		response.send(total + " " + Long.toHexString(crc.getValue()));
+	}
+
+	private static void big(Request request, Response response) throws IOException {
+		long size = Long.parseLong(request.queryParam("size"));
+		response.header("Content-Length", Long.toString(size));
+		byte[] chunk = new byte[64 * 1024];
+		try (OutputStream out = response.outputStream()) {
+			for (long sent = 0; sent < size; sent += chunk.length) {
+				out.write(chunk, 0, (int) Math.min(chunk.length, size - sent));
 			}
 		}
-		config.limits(new ParserLimits(ParserLimits.DEFAULT_MAX_LINE_LENGTH, ParserLimits.DEFAULT_MAX_HEADER_SIZE,
-				ParserLimits.DEFAULT_MAX_HEADER_COUNT, maxBody));
-		ServerStats[] stats = new ServerStats[1];
-		AriadneServer server = AriadneServer.builder(config.build()).routes(routes(() -> stats[0])).build();
-		stats[0] = server.stats();
-		server.start();
-		startSampler(server.stats());
-		Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
-		System.out.println("READY " + server.port());
-		System.out.flush();
-		InputStream in = System.in;
-		while (in.read() >= 0) {
-			// serve until the parent closes our input
-		}
-		server.stop();
-	}
-
-	private static List<Route> routes(Supplier<ServerStats> stats) {
-		return List.of(Route.get("/", (request, response) -> response.send("hello")),
-				Route.post("/count", (request, response) -> {
-					CRC32 crc = new CRC32();
-					byte[] buffer = new byte[64 * 1024];
-					long total = 0;
-					InputStream body = request.body();
-					int n;
-					while ((n = body.read(buffer)) >= 0) {
-						crc.update(buffer, 0, n);
-						total += n;
-					}
-					response.send(total + " " + Long.toHexString(crc.getValue()));
-				}), Route.post("/whole", (request, response) -> {
-					byte[] body = request.bodyBytes();
-					response.send(Integer.toString(body.length));
-				}), Route.get("/big", (request, response) -> {
-					long size = Long.parseLong(request.queryParam("size"));
-					response.header("Content-Length", Long.toString(size));
-					byte[] chunk = new byte[64 * 1024];
-					try (OutputStream out = response.outputStream()) {
-						for (long sent = 0; sent < size; sent += chunk.length) {
-							out.write(chunk, 0, (int) Math.min(chunk.length, size - sent));
-						}
-					}
-				}), Route.get("/stats", (request, response) -> {
-					if (request.queryParam("gc") != null) {
-						System.gc();
-					}
-					response.send("buffers=" + stats.get().buffersUsed() + " peakBuffers=" + peakBuffers.get()
-							+ " budget=" + stats.get().buffersBudget() + " heap=" + heapUsed() + " peakHeap="
-							+ peakHeap.get());
-				}));
-	}
-
-	private static long heapUsed() {
-		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
 	}
 
 	private static void startSampler(ServerStats stats) {
 		Thread sampler = new Thread(() -> {
 			while (true) {
 				peakBuffers.accumulateAndGet(stats.buffersUsed(), Math::max);
-				peakHeap.accumulateAndGet(heapUsed(), Math::max);
+				peakHeap.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max);
 				try {
 					Thread.sleep(10);
 				}
@@ -127,6 +158,40 @@ public final class ChildServer {
 		}, "child-sampler");
 		sampler.setDaemon(true);
 		sampler.start();
+	}
+
+	private static int recurse(int depth) {
+		return recurse(depth + 1) + 1;
+	}
+
+	private static int fillHeap() {
+		List<byte[]> held = new ArrayList<>();
+		while (true) {
+			held.add(new byte[1024 * 1024]);
+			if (held.size() == Integer.MAX_VALUE) {
+				return held.size();
+			}
+		}
+	}
+
+	private static String stats(AriadneServer server) {
+		ServerStats stats = server.stats();
+		StringBuilder text = new StringBuilder();
+		for (AcceptError error : AcceptError.values()) {
+			text.append("acceptErrors.").append(error.tag()).append('=').append(stats.acceptErrors(error)).append('\n');
+		}
+		text.append("fatalErrors=").append(stats.fatalErrors()).append('\n');
+		text.append("open=").append(stats.openConnections()).append('\n');
+		text.append("accepted=").append(stats.acceptedConnections()).append('\n');
+		text.append("buffers=").append(stats.buffersUsed()).append('\n');
+		text.append("peakBuffers=").append(peakBuffers.get()).append('\n');
+		text.append("budget=").append(stats.buffersBudget()).append('\n');
+		text.append("peakHeap=").append(peakHeap.get()).append('\n');
+		System.gc();
+		MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+		text.append("heapUsed=").append(heap.getUsed()).append('\n');
+		text.append("heapMax=").append(heap.getMax()).append('\n');
+		return text.toString();
 	}
 
 }

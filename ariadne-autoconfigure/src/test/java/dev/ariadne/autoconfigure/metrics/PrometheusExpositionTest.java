@@ -40,7 +40,8 @@ class PrometheusExpositionTest {
 					"ariadne_pool_starvation")) {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
-			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected")) {
+			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected",
+					"ariadne_accept_errors")) {
 				assertThat(scrape).as(counter).contains("# TYPE " + counter + "_total counter\n");
 			}
 			assertThat(scrape).contains("# TYPE ariadne_requests_seconds histogram\n")
@@ -53,7 +54,8 @@ class PrometheusExpositionTest {
 				.contains("ariadne_pool_starvation{cause=\"idle-keep-alive\",listener=\"app\",pool=\"default\"} 0.0")
 				.contains("# TYPE ariadne_buffers_used_bytes gauge\n")
 				// the response buffer of the request above, kept in the pool for the next one
-				.containsPattern("\nariadne_buffers_used_bytes\\{listener=\"app\"\\} [1-9][0-9.E]*\n");
+				.containsPattern("\nariadne_buffers_used_bytes\\{listener=\"app\"\\} [1-9][0-9.E]*\n")
+				.contains("ariadne_accept_errors_total{listener=\"app\",reason=\"descriptors\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n");
 			}

@@ -280,6 +280,19 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	 * belong to this worker until it hands the connection back.
 	 */
 	private void runExchanges(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
+		try {
+			runAndComplete(head, body, start, dispatched, match);
+		}
+		catch (Throwable ex) {
+			// an Error in the server's own code (out of memory): the connection must not stay
+			// dispatched for ever; the selector closes it
+			this.out.discard();
+			this.out.release();
+			this.loop.workerFailed(ex, this::abandon);
+		}
+	}
+
+	private void runAndComplete(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
 		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
 		goOn(keep, match.pool());
 	}
@@ -345,7 +358,7 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		String pool = (routePool != null) ? routePool.name() : Route.DEFAULT_POOL;
 		this.loop.execute(() -> {
 			if (this.entry.enter(routePool, () -> goOn(this.exchange.endSuspended(), pool)) != null) {
-				abandon();
+				abandonSuspended();
 			}
 		});
 	}
@@ -369,7 +382,7 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	}
 
 	/** The pool refused the end of a suspended exchange (it is stopping): close; selector thread. */
-	private void abandon() {
+	private void abandonSuspended() {
 		logger.log(Level.WARNING, "The pool refused to end a suspended exchange; closing its connection");
 		close();
 		this.exchange.abandonSuspended();
@@ -638,6 +651,13 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		}
 		this.loop.forget(this);
 		this.context.registry().closed(this);
+	}
+
+	/** A worker failed with the connection and left it: closes it; selector thread. */
+	private void abandon() {
+		close();
+		// close() leaves the input to a worker that has the connection, and this one is done
+		this.reader.releaseInput();
 	}
 
 	@Override
