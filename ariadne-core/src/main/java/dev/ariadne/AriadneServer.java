@@ -81,8 +81,9 @@ public final class AriadneServer implements AutoCloseable {
 		this.registry = new ConnectionRegistry(config.maxConnections());
 		RoutePools routePools = new RoutePools(config);
 		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
-		this.transport = Transports.create(new ConnectionContext(config, router, this.registry, routePools, events));
-		this.stats = new StatsView(config, this.registry, routePools, this.transport, events);
+		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events);
+		this.transport = Transports.create(context);
+		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget());
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
 	}
 

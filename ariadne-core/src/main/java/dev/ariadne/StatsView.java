@@ -7,6 +7,7 @@ import java.util.OptionalLong;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionRegistry;
+import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.connection.RequestEvents;
 import dev.ariadne.server.pool.RoutePools;
 import dev.ariadne.server.stats.AcceptError;
@@ -33,13 +34,16 @@ final class StatsView implements ServerStats {
 
 	private final RequestEvents events;
 
+	private final BufferBudget budget;
+
 	StatsView(ServerConfig config, ConnectionRegistry registry, RoutePools routePools, Transport transport,
-			RequestEvents events) {
+			RequestEvents events, BufferBudget budget) {
 		this.config = config;
 		this.registry = registry;
 		this.routePools = routePools;
 		this.transport = transport;
 		this.events = events;
+		this.budget = budget;
 	}
 
 	@Override
@@ -115,6 +119,16 @@ final class StatsView implements ServerStats {
 	@Override
 	public OptionalLong acceptQueueOverflows() {
 		return AcceptQueueProbe.listenOverflows();
+	}
+
+	@Override
+	public long buffersUsed() {
+		return this.budget.used();
+	}
+
+	@Override
+	public long buffersBudget() {
+		return this.budget.limit();
 	}
 
 	@Override

@@ -86,16 +86,6 @@ public abstract class AbstractProtocolIT {
 	 */
 	abstract IoModel ioModel();
 
-	/**
-	 * Returns whether the model reads a request's whole body before its handler runs, as the
-	 * event loop does; such a model answers {@code Expect: 100-continue} at once and never
-	 * leaves a body unread. The socket models stream the body as the handler reads it.
-	 * @return whether bodies are read before the handler runs
-	 */
-	boolean readsBodyBeforeHandler() {
-		return false;
-	}
-
 	@BeforeAll
 	void startSharedServer() {
 		if (modelRunsHere()) {
@@ -274,22 +264,13 @@ public abstract class AbstractProtocolIT {
 		RawClient client = connect();
 		client.send("POST /ignore-body HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n"
 				+ "Expect: 100-continue\r\n\r\n");
-		if (readsBodyBeforeHandler()) {
-			// the whole body is read before any handler runs, so it is asked for at once
-			assertThat(client.read().statusLine()).isEqualTo("HTTP/1.1 100 Continue");
-			RawResponse response = client.send("hello").read();
-			assertOk(response, "ignored");
-			assertThat(response.announcesClose()).isFalse();
-			assertOk(client.exchange(get("/hello")), ConformanceRoutes.HELLO);
-		}
-		else {
-			// the handler answered without asking for the body: no 100, and the unsent body
-			// cannot be skipped, so the connection closes
-			RawResponse response = client.read();
-			assertOk(response, "ignored");
-			assertThat(response.announcesClose()).isTrue();
-			client.expectClosed();
-		}
+		// every model streams the body as the handler reads it: the handler answered without
+		// asking for the body, so no 100, and the unsent body cannot be skipped: the connection
+		// closes
+		RawResponse response = client.read();
+		assertOk(response, "ignored");
+		assertThat(response.announcesClose()).isTrue();
+		client.expectClosed();
 	}
 
 	// ---- persistence
@@ -317,15 +298,8 @@ public abstract class AbstractProtocolIT {
 		});
 		RawResponse response = client.read();
 		assertOk(response, "ignored");
-		if (readsBodyBeforeHandler()) {
-			assertThat(response.announcesClose()).as("close after a body read in full").isFalse();
-			assertOk(client.read(), "id=after-large-body tag=null");
-			body.get(10, TimeUnit.SECONDS);
-		}
-		else {
-			assertThat(response.announcesClose()).as("response before a close").isTrue();
-			client.expectClosed();
-		}
+		assertThat(response.announcesClose()).as("response before a close").isTrue();
+		client.expectClosed();
 	}
 
 	@Test

@@ -12,9 +12,4 @@ class EventLoopProtocolIT extends AbstractProtocolIT {
 		return IoModel.EVENT_LOOP;
 	}
 
-	@Override
-	boolean readsBodyBeforeHandler() {
-		return true;
-	}
-
 }

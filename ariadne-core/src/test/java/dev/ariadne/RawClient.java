@@ -125,6 +125,19 @@ public final class RawClient implements AutoCloseable {
 	}
 
 	/**
+	 * Writes the first bytes of an array in one write.
+	 * @param bytes the array
+	 * @param length how many of its bytes
+	 * @return this client
+	 * @throws IOException if the write fails
+	 */
+	RawClient send(byte[] bytes, int length) throws IOException {
+		this.out.write(bytes, 0, length);
+		this.out.flush();
+		return this;
+	}
+
+	/**
 	 * Sends a request and reads the response to it (not a {@code HEAD} request).
 	 * @param request the request bytes
 	 * @return the response
@@ -221,6 +234,40 @@ public final class RawClient implements AutoCloseable {
 			}
 		}
 		return bytes.toByteArray();
+	}
+
+	/**
+	 * Reads and counts everything until the server closes the connection, keeping nothing.
+	 * @return the number of bytes
+	 * @throws IOException if the connection fails or a read times out
+	 */
+	long countUntilClose() throws IOException {
+		return this.in.transferTo(OutputStream.nullOutputStream());
+	}
+
+	/**
+	 * Reads and counts everything until the server closes the connection, as a slow client
+	 * would: at most a few bytes at a time, with a pause after each read.
+	 * @param bytesPerRead the most bytes per read
+	 * @param pauseMillis the pause after each read
+	 * @return the number of bytes
+	 * @throws IOException if the connection fails or a read times out
+	 */
+	long countSlowly(int bytesPerRead, long pauseMillis) throws IOException {
+		byte[] buffer = new byte[bytesPerRead];
+		long total = 0;
+		int n;
+		while ((n = this.in.read(buffer)) >= 0) {
+			total += n;
+			try {
+				Thread.sleep(pauseMillis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IOException("Interrupted", ex);
+			}
+		}
+		return total;
 	}
 
 	/**

@@ -98,6 +98,7 @@ final class AriadneServerConfigMapper {
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
 		map.from(properties.getShutdown()::getGracePeriod).as(this::defaultWithinPhase).to(builder::shutdownGracePeriod);
+		map.from(properties.getBuffers()::getBudget).as(DataSize::toBytes).to(builder::bufferBudget);
 		properties.getPools().forEach((name, pool) -> builder.pool(name, pool(name, pool)));
 	}
 

@@ -65,6 +65,8 @@ public class AriadneServerProperties {
 
 	private final Shutdown shutdown = new Shutdown();
 
+	private final Buffers buffers = new Buffers();
+
 	private final Health health = new Health();
 
 	private final Diagnosis diagnosis = new Diagnosis();
@@ -208,6 +210,14 @@ public class AriadneServerProperties {
 	 */
 	public Shutdown getShutdown() {
 		return this.shutdown;
+	}
+
+	/**
+	 * Returns the buffer settings.
+	 * @return the buffer settings
+	 */
+	public Buffers getBuffers() {
+		return this.buffers;
 	}
 
 	/**
@@ -620,6 +630,38 @@ public class AriadneServerProperties {
 		 */
 		public void setMaxBodySize(DataSize maxBodySize) {
 			this.maxBodySize = maxBodySize;
+		}
+
+	}
+
+	/**
+	 * Settings of the buffers the server holds for its connections.
+	 */
+	public static class Buffers {
+
+		/**
+		 * Most bytes held in buffers over all connections: request bodies waiting to be read or
+		 * read whole for a handler, unread pipelined requests, and response bytes not yet sent.
+		 * At the budget the event loop stops reading from connections that need a new buffer,
+		 * writers wait, and a handler reading a body whole waits, then answers 503. When not
+		 * set, a quarter of the maximum heap, at least 16MB.
+		 */
+		private DataSize budget;
+
+		/**
+		 * Returns the buffer budget.
+		 * @return the budget, or {@code null} for a quarter of the maximum heap
+		 */
+		public DataSize getBudget() {
+			return this.budget;
+		}
+
+		/**
+		 * Sets the buffer budget.
+		 * @param budget the budget, or {@code null} for a quarter of the maximum heap
+		 */
+		public void setBudget(DataSize budget) {
+			this.budget = budget;
 		}
 
 	}

@@ -88,7 +88,8 @@ class AriadneAutoConfigurationTest {
 			.withPropertyValues("ariadne.server.io-model=event-loop", "ariadne.server.threads.max=42",
 					"ariadne.server.threads.queue-capacity=77", "ariadne.server.keep-alive.timeout=5s",
 					"ariadne.server.keep-alive.release-threshold=1", "ariadne.server.request.max-line-length=4KB",
-					"ariadne.server.request.max-body-size=1MB", "ariadne.server.shutdown.grace-period=10s")
+					"ariadne.server.request.max-body-size=1MB", "ariadne.server.shutdown.grace-period=10s",
+					"ariadne.server.buffers.budget=48MB")
 			.run((context) -> {
 				ServerConfig config = context.getBean(AriadneServer.class).config();
 				assertThat(config.ioModel()).isEqualTo(IoModel.EVENT_LOOP);
@@ -99,7 +100,25 @@ class AriadneAutoConfigurationTest {
 				assertThat(config.limits().maxLineLength()).isEqualTo(4096);
 				assertThat(config.limits().maxBodySize()).isEqualTo(1024 * 1024);
 				assertThat(config.shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(config.bufferBudget()).isEqualTo(48L * 1024 * 1024);
+				assertThat(context.getBean(AriadneServer.class).stats().buffersBudget()).isEqualTo(48L * 1024 * 1024);
 			});
+	}
+
+	@Test
+	void derivesTheBufferBudgetFromTheMaximumHeapWhenUnset() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(AriadneServer.class).config().bufferBudget())
+			.isEqualTo(Math.max(16L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 4)));
+	}
+
+	@Test
+	void failsNamingTheBufferBudgetWhenTooSmall() {
+		this.contextRunner.withPropertyValues("ariadne.server.buffers.budget=64KB").run((context) -> {
+			InvalidConfigurationPropertyValueException failure = invalidProperty(context.getStartupFailure());
+			assertThat(failure.getName()).isEqualTo("ariadne.server.buffers.budget");
+			assertThat(failure.getValue()).isEqualTo("64KB");
+			assertThat(failure.getMessage()).contains("at least 1048576 bytes");
+		});
 	}
 
 	@Test

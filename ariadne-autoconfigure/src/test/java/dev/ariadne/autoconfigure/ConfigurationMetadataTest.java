@@ -23,7 +23,7 @@ class ConfigurationMetadataTest {
 			"threads.min", "threads.queue-capacity", "selectors", "accept-backlog", "max-connections",
 			"keep-alive.enabled", "keep-alive.timeout", "keep-alive.max-requests", "keep-alive.release-threshold",
 			"request.header-timeout", "request.max-line-length", "request.max-header-size",
-			"request.max-header-count", "request.max-body-size", "shutdown.grace-period",
+			"request.max-header-count", "request.max-body-size", "buffers.budget", "shutdown.grace-period",
 			"health.saturation-readiness", "health.shedding.reaction-time", "health.shedding.max-out",
 			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address", "diagnosis.enabled");
 

@@ -11,7 +11,9 @@ import dev.ariadne.http.Method;
 import dev.ariadne.http.Version;
 
 /**
- * A request as a handler sees it. Valid only while its handler runs, and only on that thread.
+ * A request as a handler sees it. Valid only while its handler runs, and only on that thread,
+ * unless the handler suspends the exchange ({@link Response#suspend()}): then until the
+ * exchange ends, on one thread at a time.
  */
 public interface Request {
 
@@ -110,9 +112,16 @@ public interface Request {
 	InputStream body();
 
 	/**
-	 * Reads the whole body, at most {@code request.max-body-size} bytes.
+	 * Reads the whole body, at most {@code request.max-body-size} bytes. The bytes count in the
+	 * server's buffer budget ({@code buffers.budget}) until the exchange ends: when they do
+	 * not fit, this waits up to {@code request.header-timeout} for other exchanges to give
+	 * theirs back, then fails with a 503 ({@code Retry-After}) for the client; a body larger
+	 * than three quarters of the budget fails with a 413. Prefer {@link #body()}, which costs
+	 * no more than the connection's input buffer.
 	 * @return the body bytes
-	 * @throws IOException if the connection fails while reading
+	 * @throws IOException if the connection fails while reading, or the body does not fit the
+	 * budget (it becomes the client's 503 or 413 if the handler lets it escape before its
+	 * response is committed)
 	 */
 	byte[] bodyBytes() throws IOException;
 

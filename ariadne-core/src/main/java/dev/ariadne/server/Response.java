@@ -6,7 +6,7 @@ import dev.ariadne.http.Headers;
 
 /**
  * The response to one request, filled in by its handler. Valid only while its handler runs,
- * and only on that thread.
+ * and only on that thread, unless the handler suspends the exchange ({@link #suspend()}).
  *
  * <p>A response is committed when its head has been encoded: by {@link #send} or by the first
  * write to {@link #outputStream()}. Status and headers can no longer change after that.
@@ -81,5 +81,17 @@ public interface Response {
 	 * @return whether committed
 	 */
 	boolean committed();
+
+	/**
+	 * Suspends the exchange: when the handler returns, the response stays open, and the
+	 * exchange ends later with {@link AsyncResponse#complete()} or
+	 * {@link AsyncResponse#abort(Throwable)}, from any thread but a selector. From then on the
+	 * request and the response may be used by the thread the application hands them to, one
+	 * thread at a time. What the response buffered so far is sent first. Calling it again
+	 * returns the same suspension.
+	 * @return the suspended exchange
+	 * @throws IllegalStateException if the exchange has ended
+	 */
+	AsyncResponse suspend();
 
 }

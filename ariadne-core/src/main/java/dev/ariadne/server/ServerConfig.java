@@ -35,6 +35,10 @@ import dev.ariadne.http.ParserLimits;
  * @param headerTimeout how long a client may take to send a request's head, and most time
  * between two reads of a body
  * @param limits request size limits
+ * @param bufferBudget most bytes the server holds in buffers for its connections, over all of
+ * them: request bodies (waiting in input buffers, or read whole for a handler), unread
+ * pipelined input and unsent response bytes; at the budget the event loop stops reading and
+ * writers wait
  * @param shutdownGracePeriod how long a graceful shutdown lets requests in flight finish
  * @param pools route pools by name, for bulkheading routes (a route names its pool); the
  * server's own pool, {@code default}, is not among them
@@ -42,8 +46,8 @@ import dev.ariadne.http.ParserLimits;
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
 		boolean keepAliveEnabled, Duration keepAliveTimeout, int keepAliveMaxRequests,
-		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, Duration shutdownGracePeriod,
-		Map<String, PoolConfig> pools) {
+		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, long bufferBudget,
+		Duration shutdownGracePeriod, Map<String, PoolConfig> pools) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -68,6 +72,9 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 
 	/** Default header timeout: 20 seconds. */
 	public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(20);
+
+	/** Smallest buffer budget: 1 MiB, a few dozen connections' buffers. */
+	public static final long MIN_BUFFER_BUDGET = 1024 * 1024;
 
 	/** Default grace period: 30 seconds, Spring's default shutdown phase timeout. */
 	public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(30);
@@ -99,6 +106,9 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					"greater than 0 and at most 1 (1 disables it)");
 		}
 		requirePositive("request.header-timeout", headerTimeout);
+		if (bufferBudget < MIN_BUFFER_BUDGET) {
+			throw invalid("buffers.budget", bufferBudget + " bytes", "at least " + MIN_BUFFER_BUDGET + " bytes (1MB)");
+		}
 		Objects.requireNonNull(shutdownGracePeriod, "shutdown.grace-period");
 		if (shutdownGracePeriod.isNegative()) {
 			throw invalid("shutdown.grace-period", shutdownGracePeriod, "zero or more");
@@ -168,9 +178,19 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.keepAliveReleaseThreshold = this.keepAliveReleaseThreshold;
 		builder.headerTimeout = this.headerTimeout;
 		builder.limits = this.limits;
+		builder.bufferBudget = this.bufferBudget;
 		builder.shutdownGracePeriod = this.shutdownGracePeriod;
 		builder.pools.putAll(this.pools);
 		return builder;
+	}
+
+	/**
+	 * Returns the default buffer budget of this JVM: a quarter of the maximum heap, at least
+	 * 16 MiB.
+	 * @return the default budget in bytes
+	 */
+	public static long defaultBufferBudget() {
+		return Math.max(16L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 4);
 	}
 
 	/**
@@ -236,6 +256,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
 
 		private ParserLimits limits = ParserLimits.DEFAULTS;
+
+		private Long bufferBudget;
 
 		private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
 
@@ -418,6 +440,17 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		}
 
 		/**
+		 * Sets the most bytes held in buffers over all connections (default: a quarter of the
+		 * maximum heap, at least 16 MiB).
+		 * @param bytes the budget
+		 * @return this builder
+		 */
+		public Builder bufferBudget(long bytes) {
+			this.bufferBudget = bytes;
+			return this;
+		}
+
+		/**
 		 * Sets the graceful shutdown period (default 30 s).
 		 * @param gracePeriod the period
 		 * @return this builder
@@ -438,7 +471,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 			return new ServerConfig(this.name, this.address, this.port, this.ioModel, this.maxThreads,
 					min, capacity, this.selectors, this.acceptBacklog,
 					this.maxConnections, this.keepAliveEnabled, this.keepAliveTimeout, this.keepAliveMaxRequests,
-					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits, this.shutdownGracePeriod,
+					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits,
+					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
 					this.pools);
 		}
 

@@ -18,10 +18,11 @@ import jakarta.servlet.http.HttpServletRequest;
  * The async cycle of one exchange (Servlet 6.1 section 2.3.3.3): {@code startAsync}, then
  * {@code dispatch}, {@code complete} or a timeout, with its listeners.
  *
- * <p>{@code dispatch} and {@code complete} may be called from any thread; they take effect on
- * the exchange's thread, once the container dispatch that started async mode has returned
- * ({@link #run()}). Until then {@link #isStarted()} stays true, as the specification requires.
- * Listener events and the timeout run on the exchange's thread too.
+ * <p>{@code dispatch} and {@code complete} may be called from any thread; they take effect as
+ * one of the exchange's tasks ({@link ExchangeTasks}, on a worker of the request's pool), once
+ * the container dispatch that started async mode has returned. Until then {@link #isStarted()}
+ * stays true, as the specification requires. Listener events and the timeout are tasks of the
+ * exchange too; {@code start} runs the application's task on a worker beside them.
  */
 final class AsyncState implements AsyncContext {
 
@@ -106,18 +107,29 @@ final class AsyncState implements AsyncContext {
 		this.inDispatch = true;
 	}
 
-	/** Called on the exchange's thread when a container dispatch has returned: starts the timer. */
-	synchronized void dispatchReturned() {
-		this.inDispatch = false;
-		if (this.started && this.pending == Action.NONE) {
-			armTimer();
+	/**
+	 * Called when a container dispatch has returned: starts the timer, or, when the
+	 * application asked for a dispatch or completion meanwhile, or did not restart async mode
+	 * in an async dispatch, takes the next step.
+	 */
+	void dispatchReturned() {
+		synchronized (this) {
+			this.inDispatch = false;
+			if (this.completed) {
+				return;
+			}
+			if (this.started && this.pending == Action.NONE) {
+				armTimer();
+				return;
+			}
 		}
+		this.exchange.tasks().execute(this::step);
 	}
 
 	private void armTimer() {
 		cancelTimer();
 		if (this.timeout > 0) {
-			this.timer = this.exchange.suspension().schedule(this::timedOut, this.timeout);
+			this.timer = this.exchange.tasks().schedule(this::timedOut, this.timeout);
 		}
 	}
 
@@ -129,48 +141,57 @@ final class AsyncState implements AsyncContext {
 	}
 
 	/**
-	 * Runs the cycle on the exchange's thread until it completes: waits for work, runs async
-	 * dispatches, timeouts and I/O callbacks.
-	 * @throws InterruptedException if the thread is interrupted while waiting
+	 * Takes the cycle's next step, one of the exchange's tasks: an async dispatch the
+	 * application asked for, or the end of the cycle (a completion, or an async dispatch that
+	 * did not restart async mode).
 	 */
-	void run() throws InterruptedException {
-		while (true) {
-			Action action;
-			ServletDispatcher target = null;
-			synchronized (this) {
-				if (!this.started) {
-					this.completed = true;
-					return;
-				}
+	private void step() {
+		Action action;
+		ServletDispatcher target = null;
+		synchronized (this) {
+			if (this.completed || this.inDispatch) {
+				return;
+			}
+			if (!this.started) {
+				action = Action.COMPLETE;
+				this.completed = true;
+			}
+			else {
 				action = this.pending;
-				if (action == Action.COMPLETE) {
-					this.started = false;
-					this.completed = true;
-					cancelTimer();
+				if (action == Action.NONE) {
 					return;
 				}
-				if (action == Action.DISPATCH) {
-					this.started = false;
-					this.pending = Action.NONE;
+				this.started = false;
+				this.pending = Action.NONE;
+				cancelTimer();
+				if (action == Action.COMPLETE) {
+					this.completed = true;
+				}
+				else {
 					this.inDispatch = true;
 					target = this.dispatchTarget;
-					cancelTimer();
 				}
 			}
-			if (action == Action.NONE) {
-				this.exchange.suspension().runUntil(this::hasAction);
-				continue;
-			}
+		}
+		if (action == Action.DISPATCH) {
 			// the dispatch tells this state when it begins and returns, as the request dispatch does
 			this.exchange.asyncDispatch(this.request, this.response, target);
+			return;
+		}
+		this.exchange.finishAsync();
+	}
+
+	/**
+	 * The connection closed while the cycle waits: tells the listeners ({@code onError}), as a
+	 * failure of the cycle. One of the exchange's tasks.
+	 */
+	void connectionClosed() {
+		if (hasNoAction()) {
+			failed(new IOException("The client's connection closed"));
 		}
 	}
 
-	private synchronized boolean hasAction() {
-		return !this.started || this.pending != Action.NONE;
-	}
-
-	/** Runs on the exchange's thread when the timeout passes. */
+	/** One of the exchange's tasks: the timeout has passed. */
 	private void timedOut() {
 		synchronized (this) {
 			if (!this.started || this.pending != Action.NONE) {
@@ -296,8 +317,12 @@ final class AsyncState implements AsyncContext {
 			this.pending = Action.DISPATCH;
 			this.dispatchTarget = target;
 			cancelTimer();
+			if (this.inDispatch) {
+				// taken when the dispatch in progress returns
+				return;
+			}
 		}
-		this.exchange.suspension().wake();
+		this.exchange.tasks().execute(this::step);
 	}
 
 	@Override
@@ -316,18 +341,27 @@ final class AsyncState implements AsyncContext {
 			}
 			this.pending = Action.COMPLETE;
 			cancelTimer();
+			if (this.inDispatch) {
+				// taken when the dispatch in progress returns
+				return;
+			}
 		}
-		this.exchange.suspension().wake();
+		this.exchange.tasks().execute(this::step);
 	}
 
+	/**
+	 * Runs the application's task on a worker of the request's pool, as the core runs
+	 * handlers, beside the container's own tasks (not in line with them: it may take long).
+	 */
 	@Override
 	public void start(Runnable run) {
-		this.exchange.suspension().execute(() -> {
+		ExchangeTasks tasks = this.exchange.tasks();
+		tasks.core().execute(() -> {
 			try {
 				run.run();
 			}
 			catch (Throwable ex) {
-				this.exchange.asyncFailure(ex);
+				tasks.execute(() -> this.exchange.asyncFailure(ex));
 			}
 		});
 	}

@@ -5,41 +5,44 @@ import java.io.IOException;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.WriteListener;
 
+import dev.ariadne.server.AsyncResponse;
+
 /**
  * Servlet non-blocking I/O ({@link ReadListener}, {@link WriteListener}, {@code isReady()}) with
- * the semantics of the Servlet 6.1 specification, emulated over the core's blocking streams: the
- * one place that changes when the core offers readiness callbacks.
+ * the semantics of the Servlet 6.1 specification, on the core's non-blocking reads and writes
+ * of a suspended exchange ({@link AsyncResponse#read}, {@link AsyncResponse#readable()},
+ * {@link AsyncResponse#writable()}).
  *
  * <ul>
- * <li>Reads: when a read listener is set, the exchange's thread fetches bytes (blocking,
- * outside any callback) and then calls {@code onDataAvailable}; {@code isReady()} is true while
- * fetched bytes remain, and when it answers false the next fetch is scheduled, followed by
- * {@code onDataAvailable} again or, at the end of the body, {@code onAllDataRead} (once).</li>
- * <li>Writes: writes complete before they return, so nothing is ever pending and
- * {@code isReady()} is always true; {@code onWritePossible} is called once after the listener is
- * set; a failed write calls {@code onError}.</li>
+ * <li>Reads: {@code isReady()} is true while bytes fetched from the core remain, or when the
+ * core has bytes (or the end, or a failure) now, which it then fetches without waiting; when
+ * false, the core calls back once it has, and the listener gets {@code onDataAvailable}, at the
+ * end {@code onAllDataRead} (once), after a failure {@code onError}.</li>
+ * <li>Writes: once a write listener is set, the response's stream never waits: what the client
+ * does not take is queued by the core; {@code isReady()} is false while 64 KiB are queued or the
+ * buffer budget is spent, and {@code onWritePossible} follows once the queue has drained; a
+ * failed write calls {@code onError}.</li>
  * </ul>
  *
- * <p>Callbacks run on the exchange's thread, never while a dispatch is running, and never two at
- * a time.
+ * <p>Every callback is one of the exchange's {@link ExchangeTasks}: never two at a time, never
+ * during a container dispatch. In {@code event-loop} no worker waits for the client between
+ * them; in the socket models the connection's own thread does the waiting for them.
  */
 final class NonBlockingIo {
 
 	private final ServletExchange exchange;
 
-	private ReadListener readListener;
-
-	private boolean fetchScheduled;
+	private volatile ReadListener readListener;
 
 	private boolean allDataReadSent;
 
-	private WriteListener writeListener;
+	private volatile WriteListener writeListener;
 
 	NonBlockingIo(ServletExchange exchange) {
 		this.exchange = exchange;
 	}
 
-	synchronized boolean readingNonBlocking() {
+	boolean readingNonBlocking() {
 		return this.readListener != null;
 	}
 
@@ -54,58 +57,51 @@ final class NonBlockingIo {
 			throw new IllegalStateException("A ReadListener can be set only in async mode (startAsync)");
 		}
 		this.readListener = listener;
-		scheduleFetch();
+		ExchangeTasks tasks = this.exchange.tasks();
+		tasks.core().onReadable(() -> tasks.run(this::readTurn));
+		tasks.execute(this::readTurn);
 	}
 
 	/**
-	 * Answers {@code ServletInputStream.isReady()}.
+	 * Answers {@code ServletInputStream.isReady()}: whether a read returns without blocking.
+	 * When not, the core calls back once it would.
 	 * @return whether a read returns without blocking
 	 */
-	synchronized boolean readReady() {
+	boolean readReady() {
 		if (this.readListener == null) {
 			return true;
 		}
 		RequestInput input = this.exchange.request().input();
-		if (input.fetched() > 0) {
+		if (input.fetched() > 0 || input.ended() || input.failure() != null) {
 			return true;
 		}
-		scheduleFetch();
-		return false;
+		AsyncResponse core = this.exchange.tasks().core();
+		if (!core.readable()) {
+			return false;
+		}
+		input.fetchNow(core);
+		return true;
 	}
 
-	private void scheduleFetch() {
-		if (!this.fetchScheduled && !this.allDataReadSent) {
-			this.fetchScheduled = true;
-			this.exchange.suspension().execute(this::fetch);
-		}
-	}
-
-	/** Runs on the exchange's thread: fetches bytes, then tells the listener. */
-	private void fetch() {
-		ReadListener listener;
-		synchronized (this) {
-			this.fetchScheduled = false;
-			listener = this.readListener;
-		}
-		int count;
-		try {
-			count = this.exchange.request().input().fetch();
-		}
-		catch (IOException ex) {
-			callback(() -> listener.onError(ex));
+	/** One of the exchange's tasks: a read would return something now; tells the listener. */
+	private void readTurn() {
+		ReadListener listener = this.readListener;
+		if (!readReady()) {
 			return;
 		}
-		if (count >= 0) {
+		RequestInput input = this.exchange.request().input();
+		IOException failure = input.failure();
+		if (failure != null) {
+			callback(() -> listener.onError(failure));
+			return;
+		}
+		if (input.fetched() > 0) {
 			callback(listener::onDataAvailable);
-			return;
 		}
-		synchronized (this) {
-			if (this.allDataReadSent) {
-				return;
-			}
+		if (input.isFinished() && !this.allDataReadSent) {
 			this.allDataReadSent = true;
+			callback(listener::onAllDataRead);
 		}
-		callback(listener::onAllDataRead);
 	}
 
 	synchronized void writeListener(WriteListener listener) {
@@ -119,15 +115,22 @@ final class NonBlockingIo {
 			throw new IllegalStateException("A WriteListener can be set only in async mode (startAsync)");
 		}
 		this.writeListener = listener;
-		this.exchange.suspension().execute(() -> callback(listener::onWritePossible));
+		ExchangeTasks tasks = this.exchange.tasks();
+		Runnable writePossible = () -> callback(listener::onWritePossible);
+		tasks.core().onWritable(() -> tasks.run(writePossible));
+		tasks.execute(writePossible);
 	}
 
 	/**
-	 * Answers {@code ServletOutputStream.isReady()}: writes never leave anything pending.
-	 * @return {@code true}
+	 * Answers {@code ServletOutputStream.isReady()}: whether a write may be made now. When not,
+	 * {@code onWritePossible} follows once it may.
+	 * @return whether to write now
 	 */
 	boolean writeReady() {
-		return true;
+		if (this.writeListener == null) {
+			return true;
+		}
+		return this.exchange.tasks().core().writable();
 	}
 
 	/**
@@ -135,12 +138,9 @@ final class NonBlockingIo {
 	 * @param failure the failure
 	 */
 	void writeFailed(IOException failure) {
-		WriteListener listener;
-		synchronized (this) {
-			listener = this.writeListener;
-		}
+		WriteListener listener = this.writeListener;
 		if (listener != null) {
-			this.exchange.suspension().execute(() -> callback(() -> listener.onError(failure)));
+			this.exchange.tasks().execute(() -> callback(() -> listener.onError(failure)));
 		}
 	}
 

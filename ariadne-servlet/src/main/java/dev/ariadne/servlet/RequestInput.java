@@ -10,11 +10,13 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletResponse;
 
 import dev.ariadne.http.HttpParseException;
+import dev.ariadne.server.AsyncResponse;
 
 /**
  * The request body as the application reads it, straight from the core's body stream (never
  * buffered whole). In non-blocking mode (a {@link ReadListener} is set) reads take only bytes
- * that {@link NonBlockingIo} has already fetched, so a read never blocks.
+ * that {@link NonBlockingIo} has fetched from the core without waiting, so a read never
+ * blocks.
  */
 final class RequestInput extends ServletInputStream {
 
@@ -31,6 +33,9 @@ final class RequestInput extends ServletInputStream {
 	private volatile boolean finished;
 
 	private volatile boolean framingLost;
+
+	/** A failure a non-blocking fetch found, thrown by the next read. */
+	private volatile IOException failure;
 
 	RequestInput(ServletExchange exchange, InputStream body) {
 		this.exchange = exchange;
@@ -52,10 +57,14 @@ final class RequestInput extends ServletInputStream {
 			return this.body.read(bytes, offset, length);
 		}
 		catch (IOException ex) {
-			if (ex.getCause() instanceof HttpParseException) {
-				this.framingLost = true;
-			}
+			noteFraming(ex);
 			throw ex;
+		}
+	}
+
+	private void noteFraming(IOException ex) {
+		if (ex.getCause() instanceof HttpParseException) {
+			this.framingLost = true;
 		}
 	}
 
@@ -64,26 +73,38 @@ final class RequestInput extends ServletInputStream {
 		return this.readyEnd - this.readyStart;
 	}
 
+	/** Whether the end of the body was read, fetched bytes left or not. */
+	boolean ended() {
+		return this.finished;
+	}
+
+	/** The failure a non-blocking fetch found, which the next read throws. */
+	IOException failure() {
+		return this.failure;
+	}
+
 	/**
-	 * Fetches bytes ahead for a non-blocking reader, blocking until some arrive.
-	 * @return the bytes fetched, or -1 at the end of the body
-	 * @throws IOException if reading fails
+	 * Fetches what the core has of the body now, for a non-blocking reader, without waiting:
+	 * bytes, the end, or a failure kept for the next read.
+	 * @param core the suspended core exchange
 	 */
-	int fetch() throws IOException {
-		if (fetched() > 0) {
-			return fetched();
+	void fetchNow(AsyncResponse core) {
+		if (fetched() > 0 || this.finished) {
+			return;
 		}
-		if (this.finished) {
-			return -1;
+		try {
+			int count = core.read(this.ready, 0, this.ready.length);
+			if (count < 0) {
+				this.finished = true;
+				return;
+			}
+			this.readyStart = 0;
+			this.readyEnd = count;
 		}
-		int count = readBody(this.ready, 0, this.ready.length);
-		if (count < 0) {
-			this.finished = true;
-			return -1;
+		catch (IOException ex) {
+			noteFraming(ex);
+			this.failure = ex;
 		}
-		this.readyStart = 0;
-		this.readyEnd = count;
-		return count;
 	}
 
 	@Override
@@ -106,6 +127,10 @@ final class RequestInput extends ServletInputStream {
 		}
 		if (this.finished) {
 			return -1;
+		}
+		IOException failure = this.failure;
+		if (failure != null) {
+			throw failure;
 		}
 		if (this.exchange.nonBlocking().readingNonBlocking()) {
 			throw new IllegalStateException("read() called while isReady() is false");

@@ -22,6 +22,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Status;
+import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.Request;
 import dev.ariadne.server.Response;
@@ -32,8 +33,13 @@ import dev.ariadne.server.stats.RequestEvent;
  * request dispatch through the filter chain, forwards and includes, the error page for a
  * failure or {@code sendError}, the async cycle, and the end of the response.
  *
- * <p>Everything here runs on the exchange's thread; application threads reach it only through
- * {@link AsyncState} and {@link NonBlockingIo}, which hand work over to it.
+ * <p>{@code startAsync} suspends the core exchange ({@link Response#suspend()}): the handler
+ * returns, so that in {@code event-loop} and {@code virtual-threads} the request holds no
+ * worker, and the rest of the cycle (async dispatches, the completion, timeouts, listener
+ * events, I/O callbacks) runs as the exchange's {@link ExchangeTasks}, one at a time, on the
+ * core's workers; the completion ends the core exchange. Application threads reach the
+ * exchange only through {@link AsyncState} and {@link NonBlockingIo}, which hand work over to
+ * those tasks.
  */
 final class ServletExchange {
 
@@ -50,13 +56,16 @@ final class ServletExchange {
 
 	private final Request core;
 
+	private final Response coreResponse;
+
 	private final ExchangeRequest request;
 
 	private final ExchangeResponse response;
 
 	private final List<MemorySession> accessed = new ArrayList<>(1);
 
-	private ExchangeSuspension suspension;
+	/** The exchange's tasks once async mode started; written by the dispatch that started it. */
+	private volatile ExchangeTasks tasks;
 
 	private NonBlockingIo nonBlocking;
 
@@ -74,6 +83,7 @@ final class ServletExchange {
 			String pathInContext) {
 		this.context = context;
 		this.core = core;
+		this.coreResponse = coreResponse;
 		this.response = new ExchangeResponse(this, coreResponse);
 		this.request = new ExchangeRequest(this, core, requestUri, query, pathInContext);
 	}
@@ -90,11 +100,16 @@ final class ServletExchange {
 		return this.response;
 	}
 
-	synchronized ExchangeSuspension suspension() {
-		if (this.suspension == null) {
-			this.suspension = new ExchangeSuspension();
+	/**
+	 * Returns the exchange's tasks, once async mode started.
+	 * @return the tasks
+	 */
+	ExchangeTasks tasks() {
+		ExchangeTasks tasks = this.tasks;
+		if (tasks == null) {
+			throw new IllegalStateException("The request is not in async mode");
 		}
-		return this.suspension;
+		return tasks;
 	}
 
 	synchronized NonBlockingIo nonBlocking() {
@@ -122,19 +137,24 @@ final class ServletExchange {
 	}
 
 	/**
-	 * Serves the request: the request dispatch, the async cycle if one started, the error page
-	 * if one is due, and the end of the response. A failure after the response was committed
-	 * is rethrown, so that the core closes the connection.
+	 * Serves the request: the request dispatch, then, unless it started async mode, the error
+	 * page if one is due and the end of the response. A failure after the response was
+	 * committed is rethrown, so that the core closes the connection. In async mode it returns
+	 * once the dispatch has: the cycle goes on as the exchange's tasks ({@link #finishAsync()}).
 	 * @throws Exception the failure that broke a committed response
 	 */
 	void run() throws Exception {
 		this.context.listeners().requestInitialized(this.context, this.request);
+		boolean async = false;
 		try {
 			ServletMatch match = this.context.mapper().map(this.request.pathInContext());
 			this.request.match(match);
 			dispatch(() -> invoke(DispatcherType.REQUEST, this.request, this.response, match, false));
 			if (this.async != null) {
-				runAsyncCycle();
+				// the tasks asked for during the dispatch may run now, on the core's workers
+				async = true;
+				this.tasks.release();
+				return;
 			}
 			if (this.abort == null) {
 				if (this.response.errorPending()) {
@@ -142,12 +162,11 @@ final class ServletExchange {
 				}
 				finishResponse();
 			}
-			if (this.async != null) {
-				this.async.completed();
-			}
 		}
 		finally {
-			end();
+			if (!async) {
+				end();
+			}
 		}
 		if (this.abort instanceof Exception exception) {
 			throw exception;
@@ -157,13 +176,31 @@ final class ServletExchange {
 		}
 	}
 
-	private void runAsyncCycle() {
+	/**
+	 * Ends the async cycle, one of the exchange's tasks: the error page if one is due, the end
+	 * of the response, the listeners' {@code onComplete}, then the end of the core exchange
+	 * (an abort after a failure that broke a committed response, so that the core closes the
+	 * connection).
+	 */
+	void finishAsync() {
 		try {
-			this.async.run();
+			if (this.abort == null) {
+				if (this.response.errorPending()) {
+					errorPage(this.response.getStatus(), this.response.errorMessage(), null);
+				}
+				finishResponse();
+			}
+			this.async.completed();
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.abort = new IOException("Interrupted while the request was in async mode", ex);
+		finally {
+			end();
+		}
+		AsyncResponse core = this.tasks.core();
+		if (this.abort != null) {
+			core.abort(this.abort);
+		}
+		else {
+			core.complete();
 		}
 	}
 
@@ -317,7 +354,7 @@ final class ServletExchange {
 				target.match(), target.named());
 	}
 
-	/** Runs an async dispatch, on the exchange's thread. */
+	/** Runs an async dispatch, one of the exchange's tasks. */
 	void asyncDispatch(ServletRequest request, ServletResponse response, ServletDispatcher target) {
 		HttpServletRequest http = (request instanceof HttpServletRequest candidate) ? candidate : this.request;
 		DispatchedRequest dispatched = DispatchedRequest.async(http, target, this.request);
@@ -332,7 +369,12 @@ final class ServletExchange {
 					+ "' or a filter of its chain does not support async (setAsyncSupported)");
 		}
 		if (this.async == null) {
+			// the core exchange stays open when the handler returns, and holds no worker
+			AsyncResponse core = this.coreResponse.suspend();
+			ExchangeTasks tasks = new ExchangeTasks(core);
+			this.tasks = tasks;
 			this.async = new AsyncState(this);
+			core.onClose(() -> tasks.run(this.async::connectionClosed));
 		}
 		this.async.start(request, response, original);
 		return this.async;
@@ -355,7 +397,7 @@ final class ServletExchange {
 
 	/**
 	 * Handles a failure outside a dispatch (an I/O callback, an {@code AsyncContext.start}
-	 * task), on the exchange's thread.
+	 * task), one of the exchange's tasks.
 	 * @param failure the failure
 	 */
 	void asyncFailure(Throwable failure) {

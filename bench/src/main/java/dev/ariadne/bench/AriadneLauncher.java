@@ -55,6 +55,11 @@ final class AriadneLauncher {
 			.route(Route.get(Routes.HELLO_PATH, (request, response) -> response.send("Hello from Ariadne!")))
 			.route(Route.get(Routes.USER_PATH,
 					(request, response) -> response.contentType(Routes.JSON).send(Routes.USER)))
+			// the POST workload (lua/post.lua): reads the small JSON body through the stream
+			.route(Route.post(Routes.USER_PATH, (request, response) -> {
+				Routes.consume(request.body());
+				response.contentType(Routes.JSON).send(Routes.USER);
+			}))
 			.route(compute)
 			.build();
 		server.start();

@@ -1,5 +1,7 @@
 package dev.ariadne.bench;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -36,6 +38,22 @@ final class Routes {
 
 	static long fibonacci(int n) {
 		return (n < 2) ? n : fibonacci(n - 1) + fibonacci(n - 2);
+	}
+
+	/**
+	 * Reads a request body to its end, as a handler that parses it would (the POST workload).
+	 * @param body the body
+	 * @return the bytes read
+	 * @throws IOException if reading fails
+	 */
+	static int consume(InputStream body) throws IOException {
+		byte[] buffer = new byte[1024];
+		int total = 0;
+		int count;
+		while ((count = body.read(buffer)) >= 0) {
+			total += count;
+		}
+		return total;
 	}
 
 	/**

@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
@@ -25,6 +26,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * when the registry is scraped; nothing is sampled on the request path. Count meters carry no
  * base unit, so their Prometheus names stay exactly as documented ({@code ariadne_pool_threads_busy},
  * not {@code ..._threads}).
+ *
+ * <p>{@code ariadne.buffers.used} is the one meter with a base unit (bytes), exported as
+ * {@code ariadne_buffers_used_bytes}.
  *
  * <p>Every meter is tagged {@code listener}; pool meters also {@code pool}. Accept-queue depth
  * and capacity read the kernel's tables and report NaN where those cannot be read; the overflow
@@ -66,6 +70,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 	static final String CONNECTIONS_REJECTED = "ariadne.connections.rejected";
 
 	static final String SERVER_INFO = "ariadne.server.info";
+
+	static final String BUFFERS_USED = "ariadne.buffers.used";
 
 	private final ServerStats stats;
 
@@ -146,6 +152,11 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 				.tags(this.tags)
 				.register(registry));
 		}
+		register(Gauge.builder(BUFFERS_USED, this.stats, ServerStats::buffersUsed)
+			.description("Bytes held in buffers for request bodies and unsent or unread data, within buffers.budget")
+			.baseUnit(BaseUnits.BYTES)
+			.tags(this.tags)
+			.register(registry));
 		register(Gauge.builder(SERVER_INFO, () -> 1)
 			.description("Ariadne listener information: I/O model and version")
 			.tags(this.tags.and("io_model", this.stats.ioModel()).and("version", this.version))

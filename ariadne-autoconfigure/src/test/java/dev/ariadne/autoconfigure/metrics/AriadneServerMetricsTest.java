@@ -81,6 +81,9 @@ class AriadneServerMetricsTest {
 			assertThat(meter.getId().getDescription()).as(name).isNotBlank();
 			assertThat(meter.getId().getBaseUnit()).as(name).isNull();
 		}
+		Meter buffers = registry.get(AriadneServerMetrics.BUFFERS_USED).tag("listener", "app").meter();
+		assertThat(buffers.getId().getBaseUnit()).isEqualTo("bytes");
+		assertThat(buffers.getId().getDescription()).contains("buffers.budget");
 		assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_ACCEPTED).functionCounter().count()).isZero();
 		assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_REJECTED).functionCounters()).extracting(
 				(counter) -> counter.getId().getTag("reason"))

@@ -1,6 +1,7 @@
 package dev.ariadne.server.connection;
 
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.internal.ByteArrayPool;
 import dev.ariadne.server.internal.DateClock;
 import dev.ariadne.server.pool.RoutePools;
@@ -9,8 +10,8 @@ import dev.ariadne.server.routing.Router;
 /**
  * What every connection of one server shares, as parts with one job each: the configuration,
  * the router, the {@link ConnectionRegistry} (permits, counts, shutdown state), the route pools,
- * the request listeners, the {@code Date} clock and the pool of response buffers. Immutable;
- * any thread.
+ * the request listeners, the {@code Date} clock, the {@link BufferBudget} and the pool of
+ * response buffers. Immutable; any thread.
  */
 public final class ConnectionContext {
 
@@ -26,8 +27,10 @@ public final class ConnectionContext {
 
 	private final DateClock clock = new DateClock();
 
+	private final BufferBudget budget;
+
 	/** Response buffers, borrowed per exchange: 8 KiB each, at most 256 kept (2 MiB). */
-	private final ByteArrayPool outputBuffers = new ByteArrayPool(8192, 256);
+	private final ByteArrayPool outputBuffers;
 
 	/**
 	 * Creates the shared parts of a server's connections.
@@ -44,6 +47,8 @@ public final class ConnectionContext {
 		this.registry = registry;
 		this.routePools = routePools;
 		this.events = events;
+		this.budget = new BufferBudget(config.bufferBudget());
+		this.outputBuffers = new ByteArrayPool(8192, 256, this.budget);
 	}
 
 	/**
@@ -92,6 +97,14 @@ public final class ConnectionContext {
 	 */
 	public DateClock clock() {
 		return this.clock;
+	}
+
+	/**
+	 * Returns the bytes the server's connections may hold in buffers.
+	 * @return the budget
+	 */
+	public BufferBudget budget() {
+		return this.budget;
 	}
 
 	/**

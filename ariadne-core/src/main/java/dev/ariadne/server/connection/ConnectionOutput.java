@@ -15,21 +15,34 @@ import dev.ariadne.server.internal.ByteArrayPool;
 public final class ConnectionOutput {
 
 	/**
-	 * Sends bytes to the client. Blocks the calling worker until the bytes are taken (by the
-	 * kernel or, in the event-loop model, by the selector's write queue within its bound);
-	 * never called on a selector thread.
+	 * Sends bytes to the client. {@link #transmit} blocks the calling worker until the bytes
+	 * are taken (by the kernel or, in the event-loop model, by the selector's write queue within
+	 * its bound); {@link #offer} never waits. Never called on a selector thread.
 	 */
 	@FunctionalInterface
 	public interface Transmitter {
 
 		/**
-		 * Sends bytes.
+		 * Sends bytes, waiting while the client is slower than the writer.
 		 * @param bytes the array
 		 * @param offset where the bytes start
 		 * @param length how many bytes
 		 * @throws IOException if the connection failed or a write timed out
 		 */
 		void transmit(byte[] bytes, int offset, int length) throws IOException;
+
+		/**
+		 * Sends bytes without waiting: what the client does not take at once is queued (and
+		 * counted in the buffer budget, even beyond it), for a writer that asks before each
+		 * write whether to go on. By default the same as {@link #transmit}.
+		 * @param bytes the array, copied if queued
+		 * @param offset where the bytes start
+		 * @param length how many bytes
+		 * @throws IOException if the connection failed
+		 */
+		default void offer(byte[] bytes, int offset, int length) throws IOException {
+			transmit(bytes, offset, length);
+		}
 
 	}
 
@@ -43,6 +56,9 @@ public final class ConnectionOutput {
 
 	private int count;
 
+	/** Whether writes go through {@link Transmitter#offer}, never waiting. */
+	private boolean nonBlocking;
+
 	/**
 	 * Creates an output.
 	 * @param transmitter where full buffers and large writes go
@@ -52,6 +68,15 @@ public final class ConnectionOutput {
 	public ConnectionOutput(Transmitter transmitter, ByteArrayPool buffers) {
 		this.transmitter = transmitter;
 		this.buffers = buffers;
+	}
+
+	/**
+	 * Sets whether sending never waits ({@link Transmitter#offer}), for a suspended exchange
+	 * whose writer asks before each write, or waits as usual.
+	 * @param nonBlocking whether to send without waiting
+	 */
+	public void nonBlocking(boolean nonBlocking) {
+		this.nonBlocking = nonBlocking;
 	}
 
 	/**
@@ -74,7 +99,7 @@ public final class ConnectionOutput {
 		int capacity = this.buffers.arraySize();
 		if (length >= capacity) {
 			flush();
-			this.transmitter.transmit(bytes, offset, length);
+			send(bytes, offset, length);
 			return;
 		}
 		if (this.count + length > capacity) {
@@ -157,7 +182,16 @@ public final class ConnectionOutput {
 		if (this.count > 0) {
 			int length = this.count;
 			this.count = 0;
-			this.transmitter.transmit(this.buffer, 0, length);
+			send(this.buffer, 0, length);
+		}
+	}
+
+	private void send(byte[] bytes, int offset, int length) throws IOException {
+		if (this.nonBlocking) {
+			this.transmitter.offer(bytes, offset, length);
+		}
+		else {
+			this.transmitter.transmit(bytes, offset, length);
 		}
 	}
 

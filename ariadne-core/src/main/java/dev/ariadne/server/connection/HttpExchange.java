@@ -6,6 +6,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.Collections;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 
 import dev.ariadne.http.HeaderName;
@@ -34,8 +35,12 @@ import dev.ariadne.server.stats.RequestEvent;
  * {@link Answers}, and the connection closes after it. Statuses a handler chooses, and the
  * router's 404 and 405, keep the connection.
  *
+ * <p>A handler may suspend its exchange ({@link #suspend}): {@link #run} then returns with
+ * {@link #suspended()} true, and the exchange ends later, on a worker of its pool, through the
+ * model's {@link AsyncHost} ({@link #endSuspended()}).
+ *
  * <p>One instance per connection, used by one thread at a time: the thread running the
- * connection's current exchange.
+ * connection's current exchange (while suspended, the thread the application hands it to).
  */
 public final class HttpExchange {
 
@@ -62,11 +67,28 @@ public final class HttpExchange {
 
 	private final BooleanSupplier releaseConnection;
 
+	private final AsyncHost host;
+
 	private int requests;
 
 	private RequestHead head;
 
 	private RequestBody body;
+
+	// ---- the current exchange, for its end when it was suspended
+
+	private ServerRequest request;
+
+	private ServerResponse response;
+
+	private RouteMatch match;
+
+	private long startNanos;
+
+	private long queueWaitNanos;
+
+	/** The suspension of the current exchange; read by a selector when the connection closes. */
+	private volatile AsyncExchange async;
 
 	/**
 	 * Creates the exchange logic of one connection.
@@ -77,14 +99,16 @@ public final class HttpExchange {
 	 * @param releaseConnection asked at each response whether the model wants this connection
 	 * released ({@code Connection: close}) to free its worker; the blocking model's release
 	 * threshold
+	 * @param host how the model runs the work of a suspended exchange
 	 */
 	public HttpExchange(ConnectionContext context, ConnectionOutput out, InetSocketAddress remote,
-			InetSocketAddress local, BooleanSupplier releaseConnection) {
+			InetSocketAddress local, BooleanSupplier releaseConnection, AsyncHost host) {
 		this.context = context;
 		this.out = out;
 		this.remote = remote;
 		this.local = local;
 		this.releaseConnection = releaseConnection;
+		this.host = host;
 	}
 
 	ConnectionContext context() {
@@ -118,14 +142,15 @@ public final class HttpExchange {
 
 	/**
 	 * Runs one request on the calling thread, a worker of the request's pool, and leaves its
-	 * response in the connection's output (not necessarily flushed).
+	 * response in the connection's output (not necessarily flushed). If the handler suspended
+	 * the exchange, returns with {@link #suspended()} true and the response still open.
 	 * @param head the parsed head
 	 * @param body the body, positioned at its start
 	 * @param startNanos when the head was read ({@link System#nanoTime()})
 	 * @param queueWaitNanos how long the request waited for a worker
 	 * @param match the request's route, found once with {@link #route(RequestHead)}
 	 * @return whether the connection may carry another request; when {@code false} the caller
-	 * flushes and closes it
+	 * flushes and closes it, unless the exchange is suspended
 	 */
 	public boolean run(RequestHead head, RequestBody body, long startNanos, long queueWaitNanos, RouteMatch match) {
 		RequestEvents events = this.context.events();
@@ -133,34 +158,164 @@ public final class HttpExchange {
 		this.requests++;
 		this.head = head;
 		this.body = body;
-		ServerResponse response = new ServerResponse(this, this.out, head.method() == Method.HEAD, head.version());
-		ServerRequest request = new ServerRequest(head, body, this.remote, this.local,
-				this.context.config().limits().maxBodySize());
-		request.match(match);
-		boolean complete;
+		this.match = match;
+		this.startNanos = startNanos;
+		this.queueWaitNanos = queueWaitNanos;
+		this.response = new ServerResponse(this, this.out, head.method() == Method.HEAD, head.version());
+		this.request = new ServerRequest(head, body, this.remote, this.local, this.context.budget(),
+				this.context.config().headerTimeout().toNanos());
+		this.request.match(match);
+		Throwable failure = null;
 		try {
-			match.handler().handle(request, response);
-			complete = response.finish();
+			match.handler().handle(this.request, this.response);
 		}
-		catch (Throwable failure) {
+		catch (Throwable ex) {
+			failure = ex;
+		}
+		AsyncExchange async = this.async;
+		if (async != null) {
+			if (async.handlerReturned(failure)) {
+				// suspended: the worker's part ends here, the rest when the exchange ends
+				routeWorked(begin, System.nanoTime());
+				return false;
+			}
+			failure = async.failure();
+			this.async = null;
+		}
+		return end(failure, begin);
+	}
+
+	/**
+	 * Ends a suspended exchange, on a worker of its pool: as {@link #run} ends one that was not,
+	 * with the response completed or, after an abort, failed.
+	 * @return whether the connection may carry another request
+	 */
+	public boolean endSuspended() {
+		long begin = this.context.events().countsRouteWork() ? System.nanoTime() : 0;
+		Throwable failure = this.async.failure();
+		this.async = null;
+		return end(failure, begin);
+	}
+
+	/**
+	 * Returns whether the exchange that {@link #run} ran last is suspended: its handler
+	 * returned, and it ends later through the model's {@link AsyncHost}.
+	 * @return whether suspended
+	 */
+	public boolean suspended() {
+		return this.async != null;
+	}
+
+	/**
+	 * Tells a suspended exchange that its connection closed; any thread.
+	 * @param here whether its close listeners run on the calling thread (one that aborts the
+	 * connection to stop the server) rather than on a worker of its pool (a selector's call)
+	 */
+	public void connectionClosed(boolean here) {
+		AsyncExchange async = this.async;
+		if (async != null) {
+			async.connectionClosed(here);
+		}
+	}
+
+	/**
+	 * Aborts a suspended exchange because its pool refused one of its tasks (its queue is
+	 * full): the task never ran. Any thread.
+	 */
+	public void taskRefused() {
+		AsyncExchange async = this.async;
+		if (async != null) {
+			async.abort(new RejectedExecutionException("The exchange's pool refused a task: its queue is full"));
+		}
+	}
+
+	/**
+	 * Gives up a suspended exchange whose end cannot run (its pool refused it, the server is
+	 * stopping): gives back what its body held of the budget and reports it unanswered,
+	 * without touching the output. Any thread.
+	 */
+	public void abandonSuspended() {
+		if (this.async == null) {
+			return;
+		}
+		this.async = null;
+		this.request.releaseBodies();
+		if (this.context.events().hasListeners()) {
+			this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(),
+					this.request.route(), 0, System.nanoTime() - this.startNanos, this.queueWaitNanos, this.match.pool()));
+		}
+	}
+
+	/**
+	 * Suspends the current exchange, for its response; on the handler's thread. What the
+	 * response buffered leaves first, and the output gives its buffer back while it waits.
+	 */
+	AsyncExchange suspend(ServerResponse response) {
+		if (response != this.response) {
+			throw new IllegalStateException("The exchange of this response has ended");
+		}
+		AsyncExchange async = this.async;
+		if (async != null) {
+			return async;
+		}
+		try {
+			this.out.flush();
+			this.out.release();
+		}
+		catch (IOException ex) {
+			// the connection failed: the next write says so
+			this.out.discard();
+		}
+		async = new AsyncExchange(this.host, this.context.routePools().get(this.match.pool()), this.body, this.out);
+		this.async = async;
+		return async;
+	}
+
+	/**
+	 * Ends the exchange: ends the response (or answers the failure), gives back what its body
+	 * held of the budget, drains an unread body, and reports the exchange.
+	 */
+	private boolean end(Throwable failure, long begin) {
+		// the end writes as any exchange does, waiting for a slow client
+		this.out.nonBlocking(false);
+		ServerRequest request = this.request;
+		ServerResponse response = this.response;
+		boolean complete;
+		if (failure == null) {
+			try {
+				complete = response.finish();
+			}
+			catch (Throwable ex) {
+				complete = fail(request, response, ex);
+			}
+		}
+		else {
 			complete = fail(request, response, failure);
 		}
+		request.releaseBodies();
 		boolean keep = complete && response.keepAlive();
-		if (keep && !body.finished()) {
-			keep = drain(body);
+		if (keep && !this.body.finished()) {
+			keep = drain(this.body);
 		}
+		RequestEvents events = this.context.events();
 		// a fallback handler (a servlet container) may have reported the route it served
 		String route = request.route();
 		boolean listeners = events.hasListeners();
 		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
-		if (begin != 0) {
-			events.routeWorked(match.pool(), route, end - begin);
-		}
+		routeWorked(begin, end);
 		if (listeners) {
-			events.publish(new RequestEvent(this.context.config().name(), head.method().name(), route,
-					complete ? response.status() : 0, end - startNanos, queueWaitNanos, match.pool()));
+			events.publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
+					complete ? response.status() : 0, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
 		}
+		this.request = null;
+		this.response = null;
 		return keep;
+	}
+
+	private void routeWorked(long begin, long end) {
+		if (begin != 0) {
+			this.context.events().routeWorked(this.match.pool(), this.request.route(), end - begin);
+		}
 	}
 
 	/**
@@ -199,7 +354,9 @@ public final class HttpExchange {
 		Throwable cause = (failure instanceof UncheckedIOException) ? failure.getCause() : failure;
 		if (cause instanceof BodyException bad && !response.committed()) {
 			HttpParseException parse = bad.parseException();
-			response.answer(parse.status(), parse.reason(), 0);
+			// a 503 here says no memory was free for the body: the client may try again
+			response.answer(parse.status(), parse.reason(),
+					(parse.status() == Status.SERVICE_UNAVAILABLE_503) ? 1 : 0);
 			return true;
 		}
 		if (cause instanceof IOException) {

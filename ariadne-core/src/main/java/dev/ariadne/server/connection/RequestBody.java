@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.http.HttpParseException;
 
 /**
  * A request body as its handler reads it, with the framing already removed. Each I/O model
- * supplies one: the socket models stream it from the connection as the handler reads, the event
- * loop hands over a body it has already read in full.
+ * supplies one, and every one streams: the bytes are read from the connection as the handler
+ * reads, never buffered whole by the server.
  */
 public abstract class RequestBody extends InputStream {
 
@@ -32,6 +33,24 @@ public abstract class RequestBody extends InputStream {
 	public abstract Headers trailers();
 
 	/**
+	 * Reads what the body has now, never waiting for the client (a suspended exchange's
+	 * non-blocking read); one reader at a time, which must not also read with {@link #read}.
+	 * @param bytes where to put the bytes
+	 * @param offset where to start
+	 * @param length the most bytes, more than 0
+	 * @return the bytes read, 0 when none are there now, -1 at the end of the body
+	 * @throws IOException if the body is malformed, too large or too slow, or reading failed
+	 */
+	public abstract int readNow(byte[] bytes, int offset, int length) throws IOException;
+
+	/**
+	 * Returns whether {@link #readNow} would return something now: bytes, the end, or a failure
+	 * it then throws. Reads what the client has sent without waiting for more.
+	 * @return whether a non-blocking read returns something now
+	 */
+	public abstract boolean readableNow();
+
+	/**
 	 * Reads and discards what is left of the body, so the next request can be read.
 	 * @param limit the most bytes worth discarding
 	 * @return whether the body was fully discarded within the limit
@@ -51,6 +70,17 @@ public abstract class RequestBody extends InputStream {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Returns the exception a body read throws when the body turns out malformed, too large or
+	 * too slow: if the handler lets it escape before committing its response, the client gets
+	 * its status.
+	 * @param cause what the parser (or the timeout) found, with the status to answer
+	 * @return the exception to throw
+	 */
+	protected static IOException badBody(HttpParseException cause) {
+		return new BodyException(cause);
 	}
 
 	@Override
@@ -81,6 +111,16 @@ public abstract class RequestBody extends InputStream {
 		@Override
 		public int read(byte[] bytes, int offset, int length) {
 			return -1;
+		}
+
+		@Override
+		public int readNow(byte[] bytes, int offset, int length) {
+			return -1;
+		}
+
+		@Override
+		public boolean readableNow() {
+			return true;
 		}
 
 	};

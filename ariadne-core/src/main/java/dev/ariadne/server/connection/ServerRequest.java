@@ -1,10 +1,10 @@
 package dev.ariadne.server.connection;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,16 +12,20 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
+import dev.ariadne.http.Status;
 import dev.ariadne.http.Version;
 import dev.ariadne.server.Request;
+import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.routing.PathSegments;
 import dev.ariadne.server.routing.RouteMatch;
 
 /**
  * The {@link Request} of one exchange: the parsed head, the route match and the body. Query
- * parameters and the decoded path are computed only when asked for.
+ * parameters and the decoded path are computed only when asked for. A body read whole
+ * ({@link #bodyBytes()}) counts in the server's {@link BufferBudget} until the exchange ends.
  */
 final class ServerRequest implements Request {
 
@@ -37,7 +41,15 @@ final class ServerRequest implements Request {
 
 	private final InetSocketAddress local;
 
-	private final long maxBodySize;
+	/** Most bytes of a chunked body's array before it grows: the array is sized to the body. */
+	private static final int INITIAL_CHUNKED_ARRAY = 16 * 1024;
+
+	private final BufferBudget budget;
+
+	private final long budgetWaitNanos;
+
+	/** Bytes of {@link #budget} this request holds for bodies read whole. */
+	private long reserved;
 
 	private RouteMatch match;
 
@@ -48,7 +60,7 @@ final class ServerRequest implements Request {
 	private Map<String, List<String>> queryParams;
 
 	ServerRequest(RequestHead head, RequestBody body, InetSocketAddress remote, InetSocketAddress local,
-			long maxBodySize) {
+			BufferBudget budget, long budgetWaitNanos) {
 		this.head = head;
 		this.body = body;
 		String pathAndQuery = head.pathAndQuery();
@@ -57,7 +69,8 @@ final class ServerRequest implements Request {
 		this.query = (question < 0) ? null : pathAndQuery.substring(question + 1);
 		this.remote = remote;
 		this.local = local;
-		this.maxBodySize = maxBodySize;
+		this.budget = budget;
+		this.budgetWaitNanos = budgetWaitNanos;
 	}
 
 	/** The path of a request's target, still percent-encoded, without the query. */
@@ -181,10 +194,85 @@ final class ServerRequest implements Request {
 
 	@Override
 	public byte[] bodyBytes() throws IOException {
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream(
-				(int) Math.min(Math.max(this.head.contentLength(), 256), this.maxBodySize));
-		this.body.transferTo(bytes);
-		return bytes.toByteArray();
+		if (!this.head.hasBody()) {
+			return new byte[0];
+		}
+		if (!this.head.chunked()) {
+			long declared = this.head.contentLength();
+			take(declared);
+			byte[] bytes = new byte[(int) declared];
+			int length = fill(bytes, 0);
+			// shorter when part of the body was read before
+			return (length == bytes.length) ? bytes : shrink(bytes, length);
+		}
+		take(INITIAL_CHUNKED_ARRAY);
+		byte[] bytes = new byte[INITIAL_CHUNKED_ARRAY];
+		int length = 0;
+		while (true) {
+			length = fill(bytes, length);
+			if (length < bytes.length) {
+				return shrink(bytes, length);
+			}
+			long grown = Math.min((long) bytes.length * 2, Integer.MAX_VALUE - 8);
+			take(grown);
+			bytes = Arrays.copyOf(bytes, (int) grown);
+			release(length);
+		}
+	}
+
+	/** Reads into the array from an offset until it is full or the body ends; returns the end. */
+	private int fill(byte[] bytes, int offset) throws IOException {
+		int length = offset;
+		while (length < bytes.length) {
+			int n = this.body.read(bytes, length, bytes.length - length);
+			if (n < 0) {
+				break;
+			}
+			length += n;
+		}
+		return length;
+	}
+
+	private byte[] shrink(byte[] bytes, int length) throws IOException {
+		take(length);
+		byte[] exact = Arrays.copyOf(bytes, length);
+		release(bytes.length);
+		return exact;
+	}
+
+	/**
+	 * Takes bytes of the budget for a body read whole, waiting at most the header timeout for
+	 * other exchanges to give theirs back.
+	 */
+	private void take(long bytes) throws IOException {
+		if (bytes > this.budget.bulkLimit() || bytes > Integer.MAX_VALUE - 8) {
+			throw RequestBody.badBody(new HttpParseException(Status.CONTENT_TOO_LARGE_413,
+					"Request body of " + bytes + " bytes is larger than the server holds for a handler"));
+		}
+		try {
+			if (!this.budget.reserve(bytes, this.budgetWaitNanos)) {
+				throw RequestBody.badBody(new HttpParseException(Status.SERVICE_UNAVAILABLE_503,
+						"No memory free for the request body; try again later"));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("Interrupted while waiting for buffer memory", ex);
+		}
+		this.reserved += bytes;
+	}
+
+	private void release(long bytes) {
+		this.budget.release(bytes);
+		this.reserved -= bytes;
+	}
+
+	/**
+	 * Gives back what bodies read whole held of the budget: the exchange is over.
+	 */
+	void releaseBodies() {
+		this.budget.release(this.reserved);
+		this.reserved = 0;
 	}
 
 	@Override

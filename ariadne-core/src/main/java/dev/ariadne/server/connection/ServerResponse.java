@@ -9,6 +9,7 @@ import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.Status;
 import dev.ariadne.http.Version;
+import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Response;
 
 /**
@@ -143,6 +144,11 @@ final class ServerResponse implements Response {
 	@Override
 	public boolean committed() {
 		return this.committed;
+	}
+
+	@Override
+	public AsyncResponse suspend() {
+		return this.exchange.suspend(this);
 	}
 
 	boolean keepAlive() {

@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -21,6 +22,7 @@ import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.RateLimitedLogger;
+import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 
@@ -30,11 +32,15 @@ import dev.ariadne.server.stats.RequestEvent;
  * virtual thread. The thread reads, parses, runs each exchange and writes, in order, so
  * pipelined requests are answered in order.
  *
+ * <p>While an exchange is suspended, the connection's thread waits for its tasks and runs them
+ * through the model's pool entry (a permit, or the route pool), then its end
+ * ({@link AsyncHost}).
+ *
  * <p>Responses are flushed before every blocking read, so pipelined responses leave in one
  * write while their requests are already buffered, and nothing waits unflushed while the
  * connection waits for input.
  */
-public final class SocketConnection implements RequestSink, TrackedConnection {
+public final class SocketConnection implements RequestSink, TrackedConnection, AsyncHost {
 
 	private static final Logger logger = System.getLogger(SocketConnection.class.getName());
 
@@ -73,6 +79,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	private final HttpExchange exchange;
 
 	private final SocketBody body = new SocketBody();
+
+	/** The tasks of a suspended exchange, for this connection's thread. */
+	private final LinkedBlockingQueue<Runnable> asyncTasks = new LinkedBlockingQueue<>();
 
 	private InputStream input;
 
@@ -119,10 +128,10 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 		this.entry = entry;
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
-		this.writer = new SocketWriter(this.socket);
+		this.writer = new SocketWriter(this.socket, context.budget(), this.asyncTasks::add);
 		this.out = new ConnectionOutput(this.writer, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) this.socket.getRemoteSocketAddress(),
-				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection);
+				(InetSocketAddress) this.socket.getLocalSocketAddress(), releaseConnection, this);
 	}
 
 	/**
@@ -192,6 +201,10 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			// a handler that left its interrupt status set must not cost the connection: a
 			// channel closes when a thread blocked in it is interrupted
 			Thread.interrupted();
+			if (dispatched && this.exchange.suspended()) {
+				awaitEnd();
+				Thread.interrupted();
+			}
 			if (!dispatched || !this.keep || !completeMessage()) {
 				return true;
 			}
@@ -199,6 +212,67 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			this.head = null;
 		}
 		return false;
+	}
+
+	/**
+	 * Runs the tasks of the suspended exchange as they come, until its end has run. Tasks
+	 * given after the end are dropped: the exchange they belong to is over.
+	 */
+	private void awaitEnd() throws InterruptedException {
+		while (this.exchange.suspended()) {
+			this.asyncTasks.take().run();
+		}
+		this.asyncTasks.clear();
+	}
+
+	@Override
+	public boolean execute(TaskPool routePool, Runnable task) {
+		this.asyncTasks.add(() -> {
+			if (!enter(routePool, task)) {
+				this.exchange.taskRefused();
+			}
+		});
+		return true;
+	}
+
+	@Override
+	public void resume(TaskPool routePool) {
+		Runnable end = () -> this.keep = this.exchange.endSuspended();
+		this.asyncTasks.add(() -> {
+			if (!enter(routePool, end)) {
+				// the end must run: on this thread, without the permit it could not have
+				end.run();
+			}
+		});
+	}
+
+	@Override
+	public void awaitReadable(TaskPool routePool, Runnable task) {
+		this.asyncTasks.add(() -> {
+			this.body.fetch();
+			if (!enter(routePool, task)) {
+				this.exchange.taskRefused();
+			}
+		});
+	}
+
+	@Override
+	public boolean writable(TaskPool routePool, Runnable task) {
+		return this.writer.writable(() -> this.asyncTasks.add(() -> {
+			if (!enter(routePool, task)) {
+				this.exchange.taskRefused();
+			}
+		}));
+	}
+
+	private boolean enter(TaskPool routePool, Runnable task) {
+		try {
+			return this.entry.enter(routePool, task) == null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/** Runs the current exchange, on this thread or on a worker of its route pool. */
@@ -400,6 +474,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 	public void abort() {
 		this.state.set(CLOSED);
 		closeSocket();
+		// the connection's thread, which waits for the exchange, tells its listeners
+		this.exchange.connectionClosed(false);
 	}
 
 	private void close() {
@@ -445,12 +521,22 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 		private boolean hasBody;
 
-		/** Why the body's framing was lost; every later read fails with it, the drain too. */
-		private HttpParseException failure;
+		/**
+		 * Why the body's framing was lost; every later read fails with it, blocking or not, the
+		 * drain too.
+		 */
+		private volatile HttpParseException framingLost;
+
+		/** A failure a readiness check or a fetch found, thrown by the next non-blocking read. */
+		private volatile IOException failure;
+
+		/** Whether the connection's thread is reading for a non-blocking reader. */
+		private volatile boolean fetching;
 
 		void reset(RequestHead head) {
 			this.hasBody = head.hasBody();
 			this.awaitingContinue = this.hasBody && head.expectContinue();
+			this.framingLost = null;
 			this.failure = null;
 		}
 
@@ -474,38 +560,124 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			if (length == 0) {
 				return 0;
 			}
+			return copy(advance(true), bytes, offset, length);
+		}
+
+		@Override
+		public int readNow(byte[] bytes, int offset, int length) throws IOException {
+			IOException failure = this.failure;
+			if (failure != null) {
+				this.failure = null;
+				throw failure;
+			}
+			if (this.fetching) {
+				// the connection's thread reads for this reader, which is told when it is done
+				return 0;
+			}
+			return copy(advance(false), bytes, offset, length);
+		}
+
+		@Override
+		public boolean readableNow() {
 			if (this.failure != null) {
+				return true;
+			}
+			if (this.fetching) {
+				return false;
+			}
+			try {
+				return advance(false) != 0;
+			}
+			catch (IOException ex) {
+				this.failure = ex;
+				return true;
+			}
+		}
+
+		/**
+		 * Reads, with blocking reads on the connection's thread, until a non-blocking read has
+		 * something: the emulation of readiness in the socket models.
+		 */
+		void fetch() {
+			this.fetching = true;
+			try {
+				advance(true);
+			}
+			catch (IOException ex) {
+				this.failure = ex;
+			}
+			finally {
+				this.fetching = false;
+			}
+		}
+
+		private int copy(int state, byte[] bytes, int offset, int length) {
+			if (state <= 0) {
+				return state;
+			}
+			ByteBuffer content = SocketConnection.this.content;
+			int n = Math.min(length, content.remaining());
+			content.get(bytes, offset, n);
+			return n;
+		}
+
+		/**
+		 * Parses and reads until a piece of the body is there to copy: 1 when there is, -1 at
+		 * the end, 0 when there is nothing without waiting (only when not waiting).
+		 */
+		private int advance(boolean wait) throws IOException {
+			HttpParseException lost = this.framingLost;
+			if (lost != null) {
 				// the parser cannot resume: a handler that caught the failure must not read on,
 				// nor may the drain after its response wait for bytes that cannot be framed
-				throw new BodyException(this.failure);
-			}
-			if (this.awaitingContinue) {
-				this.awaitingContinue = false;
-				SocketConnection.this.out.append(Answers.CONTINUE);
+				throw new BodyException(lost);
 			}
 			SocketConnection connection = SocketConnection.this;
+			if (this.awaitingContinue) {
+				this.awaitingContinue = false;
+				if (wait) {
+					connection.out.append(Answers.CONTINUE);
+				}
+				else {
+					connection.writer.offer(Answers.CONTINUE, 0, Answers.CONTINUE.length);
+				}
+			}
 			while (this.hasBody) {
 				ByteBuffer content = connection.content;
 				if (content != null && content.hasRemaining()) {
-					int n = Math.min(length, content.remaining());
-					content.get(bytes, offset, n);
-					return n;
+					return 1;
 				}
 				if (connection.messageDone) {
 					return -1;
 				}
 				if (!connection.in.hasRemaining() && connection.parser.state() != RequestParser.State.MESSAGE_END) {
-					fillBody(connection);
+					if (wait) {
+						fillBody(connection);
+					}
+					else if (!fillAvailable(connection)) {
+						return 0;
+					}
 				}
 				try {
 					connection.parser.parse(connection.in);
 				}
 				catch (HttpParseException ex) {
-					this.failure = ex;
+					this.framingLost = ex;
 					throw new BodyException(ex);
 				}
 			}
 			return -1;
+		}
+
+		/** Reads what the socket has without blocking; {@code false} when it has nothing. */
+		private boolean fillAvailable(SocketConnection connection) throws IOException {
+			if (connection.input.available() <= 0) {
+				return false;
+			}
+			if (connection.read() < 0) {
+				throw new EOFException("Connection closed in the middle of a request body");
+			}
+			return true;
 		}
 
 		private void fillBody(SocketConnection connection) throws IOException {
@@ -518,8 +690,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 			catch (SocketTimeoutException ex) {
 				// answered 408 like a late head, as the event loop does, unless the handler has
 				// committed its response by now
-				this.failure = new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT);
-				throw new BodyException(this.failure);
+				HttpParseException late = new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT);
+				this.framingLost = late;
+				throw new BodyException(late);
 			}
 		}
 

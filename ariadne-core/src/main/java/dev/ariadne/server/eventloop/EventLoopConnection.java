@@ -12,28 +12,33 @@ import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.Answers;
+import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.RequestBody;
 import dev.ariadne.server.connection.TrackedConnection;
+import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
- * One connection of the event-loop model, attached to its selection key: reads and parses on
- * the selector, hands each complete request to a worker of its pool, and writes through its
- * {@link WriteQueue}.
+ * One connection of the event-loop model, attached to its selection key: reads and parses
+ * heads on the selector, hands each request to a worker of its pool as soon as its head is
+ * complete, and writes through its {@link WriteQueue}.
  *
  * <p>Thread ownership: the selector thread owns the key, the input buffer and the
- * {@link RequestReader}; once a request is complete it is handed to a worker, which owns the
- * exchange, the {@link ConnectionOutput}, and the input and reader (to parse pipelined
- * requests ahead), until it hands the connection back with a selector task
- * ({@link #complete}). Reading stops while a request is with a worker, so pipelined requests
- * are answered in order and never buffered without bound.
+ * {@link RequestReader}; once a head is complete the request is handed to a worker, which owns
+ * the exchange, the {@link ConnectionOutput}, and the input and reader (to read the body from
+ * the socket as the handler asks for it, {@link ChannelBody}, and to parse pipelined requests
+ * ahead), until it hands the connection back with a selector task ({@link #complete}). The
+ * selector reads nothing while a request is with a worker, except when the worker asks for
+ * more of its body ({@link #demandRead}); so pipelined requests are answered in order, and
+ * neither they nor a body are ever buffered beyond the one input buffer.
  */
-final class EventLoopConnection implements TrackedConnection {
+final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
 	private static final Logger logger = System.getLogger(EventLoopConnection.class.getName());
 
@@ -78,6 +83,8 @@ final class EventLoopConnection implements TrackedConnection {
 
 	private final RequestReader reader;
 
+	private final ChannelBody body;
+
 	private final HttpExchange exchange;
 
 	// ---- selector thread only
@@ -98,6 +105,12 @@ final class EventLoopConnection implements TrackedConnection {
 	/** The route of a pipelined request the worker parsed ahead and left for its own pool. */
 	private RouteMatch routed;
 
+	/** What to tell once input arrives, for a worker waiting for more of a body; or {@code null}. */
+	private Runnable readDemand;
+
+	/** When the reader of a body gives up waiting for more: {@code request.header-timeout}. */
+	private long demandDeadline;
+
 	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context,
 			PoolEntry<RuntimeException> entry) throws IOException {
 		this.loop = loop;
@@ -105,11 +118,14 @@ final class EventLoopConnection implements TrackedConnection {
 		this.context = context;
 		this.config = context.config();
 		this.entry = entry;
-		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout());
-		this.out = new ConnectionOutput(this.writes::transmit, context.outputBuffers());
-		this.reader = new RequestReader(this.config, loop, this.writes, this.out);
+		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout(),
+				context.budget());
+		this.out = new ConnectionOutput(this.writes, context.outputBuffers());
+		this.reader = new RequestReader(this.config, loop);
+		this.body = new ChannelBody(this, channel, this.reader, this.out, this.writes,
+				this.config.headerTimeout().toNanos());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
-				(InetSocketAddress) channel.getLocalAddress(), () -> false);
+				(InetSocketAddress) channel.getLocalAddress(), () -> false, this);
 	}
 
 	/** Returns the selector loop that owns this connection. */
@@ -151,10 +167,17 @@ final class EventLoopConnection implements TrackedConnection {
 			else if (this.phase == Phase.CLOSING) {
 				discardInput();
 			}
+			else if (this.readDemand != null) {
+				// the worker reading a body waits for this: it reads the bytes itself
+				Runnable demand = this.readDemand;
+				this.readDemand = null;
+				demand.run();
+			}
 			else {
-				// the client sent more while a worker has the connection (pipelining): stop
-				// watching until resume(). Read interest is dropped only here, lazily, so the
-				// usual request-response turn changes no interest at all (no epoll_ctl)
+				// the client sent more while a worker has the connection (pipelining, or a body
+				// nobody reads yet): stop watching until resume() or a demand. Read interest is
+				// dropped only here, lazily, so the usual request-response turn changes no
+				// interest at all (no epoll_ctl)
 				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
 			}
 		}
@@ -174,19 +197,36 @@ final class EventLoopConnection implements TrackedConnection {
 			return;
 		}
 		if (read == 0) {
+			if (!this.reader.holdsBuffer()) {
+				// at the buffer budget: read no more until a buffer is free (back-pressure)
+				this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_READ);
+				this.loop.awaitBuffer(this);
+				return;
+			}
 			this.reader.releaseEmptyBuffer();
 			return;
 		}
-		long now = this.loop.now();
 		if (this.idle) {
 			setIdle(false);
-			this.deadline = now + this.config.headerTimeout().toNanos();
-		}
-		else if (this.reader.head() != null) {
-			// a body arrives: the timeout bounds the gap between reads
-			this.deadline = now + this.config.headerTimeout().toNanos();
+			this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 		}
 		processInput();
+	}
+
+	/**
+	 * Reads again after waiting for an input buffer, if one can be borrowed now; selector
+	 * thread.
+	 * @return whether the connection waits no more (it got a buffer, or reads nothing any more)
+	 */
+	boolean resumeReading() {
+		if (this.phase != Phase.READING) {
+			return true;
+		}
+		if (!this.reader.borrowBuffer()) {
+			return false;
+		}
+		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+		return true;
 	}
 
 	/** Parses what is buffered; dispatches a complete request. Selector thread. */
@@ -220,7 +260,7 @@ final class EventLoopConnection implements TrackedConnection {
 	private void dispatch() {
 		this.phase = Phase.DISPATCHED;
 		RequestHead head = this.reader.head();
-		RequestBody body = this.reader.body();
+		RequestBody body = this.body.reset(head);
 		long start = this.reader.headNanos();
 		long dispatched = this.loop.now();
 		// routed once: here, or on the worker that parsed it ahead and left it for its own pool
@@ -254,6 +294,19 @@ final class EventLoopConnection implements TrackedConnection {
 
 	private void runAndComplete(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
 		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
+		goOn(keep, match.pool());
+	}
+
+	/**
+	 * After an exchange, on the worker that ran or ended it: unless it is suspended, the
+	 * pipelined requests of the same pool, then the hand-back to the selector.
+	 */
+	private void goOn(boolean kept, String pool) {
+		if (this.exchange.suspended()) {
+			suspended();
+			return;
+		}
+		boolean keep = kept;
 		HttpParseException invalid = null;
 		for (int inline = 0; keep; inline++) {
 			try {
@@ -266,14 +319,76 @@ final class EventLoopConnection implements TrackedConnection {
 				break;
 			}
 			RouteMatch next = this.exchange.route(this.reader.head());
-			if (inline == MAX_INLINE || !next.pool().equals(match.pool())) {
+			if (inline == MAX_INLINE || !next.pool().equals(pool)) {
 				// the selector dispatches it to its own pool
 				this.routed = next;
 				break;
 			}
-			keep = this.exchange.run(this.reader.head(), this.reader.body(), this.reader.headNanos(), 0, next);
+			keep = this.exchange.run(this.reader.head(), this.body.reset(this.reader.head()), this.reader.headNanos(), 0,
+					next);
+			if (this.exchange.suspended()) {
+				suspended();
+				return;
+			}
 		}
 		complete(keep, invalid);
+	}
+
+	/**
+	 * The handler suspended the exchange and returned: the worker goes back to its pool, and
+	 * the connection stays with the exchange (no read timeout) until it ends. An input buffer
+	 * that nothing reads any more goes back to the loop's pool meanwhile; the end comes through
+	 * the selector ({@link #resume}), after that.
+	 */
+	private void suspended() {
+		if (this.body.finished() && !this.reader.hasInput()) {
+			this.loop.execute(this.reader::releaseEmptyBuffer);
+		}
+	}
+
+	// ---- a suspended exchange (any thread but the selector)
+
+	@Override
+	public boolean execute(TaskPool routePool, Runnable task) {
+		return this.entry.enter(routePool, task) == null;
+	}
+
+	@Override
+	public void resume(TaskPool routePool) {
+		String pool = (routePool != null) ? routePool.name() : Route.DEFAULT_POOL;
+		this.loop.execute(() -> {
+			if (this.entry.enter(routePool, () -> goOn(this.exchange.endSuspended(), pool)) != null) {
+				abandonSuspended();
+			}
+		});
+	}
+
+	@Override
+	public void awaitReadable(TaskPool routePool, Runnable task) {
+		demandRead(() -> {
+			if (this.entry.enter(routePool, task) != null) {
+				this.exchange.taskRefused();
+			}
+		});
+	}
+
+	@Override
+	public boolean writable(TaskPool routePool, Runnable task) {
+		return this.writes.writable(() -> {
+			if (this.entry.enter(routePool, task) != null) {
+				this.exchange.taskRefused();
+			}
+		});
+	}
+
+	/** The pool refused the end of a suspended exchange (it is stopping): close; selector thread. */
+	private void abandonSuspended() {
+		logger.log(Level.WARNING, "The pool refused to end a suspended exchange; closing its connection");
+		close();
+		this.exchange.abandonSuspended();
+		this.out.discard();
+		this.out.release();
+		this.reader.releaseInput();
 	}
 
 	/**
@@ -329,7 +444,7 @@ final class EventLoopConnection implements TrackedConnection {
 			this.invalidNext = null;
 			refuse(invalid.status(), invalid.reason(), RequestEvent.INVALID);
 		}
-		else if (this.reader.messageDone()) {
+		else if (this.reader.headReady()) {
 			dispatch();
 		}
 		else {
@@ -390,6 +505,36 @@ final class EventLoopConnection implements TrackedConnection {
 		}
 	}
 
+	// ---- reading a body (the worker asks, the selector watches)
+
+	/**
+	 * Asks the selector to tell the thread reading this connection's body once input arrives
+	 * (or the connection closes). Any thread but the selector, while the exchange holds the
+	 * connection; the reader then reads the socket itself.
+	 * @param wake what to run on the selector thread; it must not block
+	 */
+	void demandRead(Runnable wake) {
+		this.loop.execute(() -> watchInput(wake));
+	}
+
+	private void watchInput(Runnable wake) {
+		if (this.phase == Phase.CLOSED) {
+			wake.run();
+			return;
+		}
+		this.readDemand = wake;
+		this.demandDeadline = this.loop.now() + this.config.headerTimeout().toNanos();
+		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+	}
+
+	/** Tells the reader of a body that waited for more past its deadline; selector thread. */
+	private void demandExpired() {
+		this.body.timeOut();
+		Runnable demand = this.readDemand;
+		this.readDemand = null;
+		demand.run();
+	}
+
 	// ---- writing (selector thread)
 
 	/** Watches the socket for writability: bytes wait in the write queue. */
@@ -428,6 +573,7 @@ final class EventLoopConnection implements TrackedConnection {
 		return switch (this.phase) {
 			case READING -> now - this.deadline >= 0;
 			case FLUSHING, CLOSING -> true;
+			case DISPATCHED -> this.readDemand != null && now - this.demandDeadline >= 0;
 			default -> false;
 		};
 	}
@@ -441,15 +587,18 @@ final class EventLoopConnection implements TrackedConnection {
 						close();
 					}
 					else {
-						refuse(Status.REQUEST_TIMEOUT_408,
-								(this.reader.head() == null) ? Answers.HEAD_TIMEOUT : Answers.BODY_TIMEOUT,
-								RequestEvent.INVALID);
+						refuse(Status.REQUEST_TIMEOUT_408, Answers.HEAD_TIMEOUT, RequestEvent.INVALID);
 					}
 				}
 			}
 			case FLUSHING, CLOSING -> {
 				if (this.writes.stalled(now) || (this.phase == Phase.CLOSING && now - this.deadline >= 0)) {
 					close();
+				}
+			}
+			case DISPATCHED -> {
+				if (this.readDemand != null && now - this.demandDeadline >= 0) {
+					demandExpired();
 				}
 			}
 			default -> {
@@ -476,6 +625,12 @@ final class EventLoopConnection implements TrackedConnection {
 		boolean dispatched = this.phase == Phase.DISPATCHED;
 		this.phase = Phase.CLOSED;
 		this.writes.close();
+		if (this.readDemand != null) {
+			// the reader finds the channel closed
+			Runnable demand = this.readDemand;
+			this.readDemand = null;
+			demand.run();
+		}
 		setIdle(false);
 		if (this.key != null) {
 			this.key.cancel();
@@ -486,7 +641,11 @@ final class EventLoopConnection implements TrackedConnection {
 		catch (IOException ex) {
 			logger.log(Level.DEBUG, "Closing a connection failed", ex);
 		}
-		if (!dispatched) {
+		if (dispatched) {
+			// a suspended exchange learns it here; its worker (or its end) releases the input
+			this.exchange.connectionClosed(false);
+		}
+		else {
 			// a worker may be parsing ahead in it; afterExchange releases it then
 			this.reader.releaseInput();
 		}
@@ -509,6 +668,9 @@ final class EventLoopConnection implements TrackedConnection {
 
 	@Override
 	public void abort() {
+		// a suspended exchange is told here, on the thread that stops the server, before the
+		// pools stop: they may drop what is queued then
+		this.exchange.connectionClosed(true);
 		this.loop.execute(this::close);
 	}
 

@@ -20,6 +20,9 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 
 	private static final int INPUT_BUFFER = 16 * 1024;
 
+	/** Most free input buffers a loop keeps for reuse, whatever the budget. */
+	private static final int MAX_RETAINED = 256;
+
 	/** The selector queues each request on its route's pool or on the workers, and goes on. */
 	private final PoolEntry<RuntimeException> entry = this::enter;
 
@@ -41,10 +44,14 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 	@Override
 	protected void startThreads() throws IOException {
 		int count = this.config.selectors();
+		// the free buffers the loops keep stay counted in the budget: a quarter of it at most,
+		// so that one loop's spare buffers never starve another loop's connections
+		long share = this.config.bufferBudget() / 4 / count / INPUT_BUFFER;
+		int retained = (int) Math.max(2, Math.min(MAX_RETAINED, share));
 		this.loops = new SelectorLoop[count];
 		this.loopThreads = new Thread[count];
 		for (int i = 0; i < count; i++) {
-			this.loops[i] = new SelectorLoop(INPUT_BUFFER, this.context.registry());
+			this.loops[i] = new SelectorLoop(INPUT_BUFFER, retained, this.context.budget(), this.context.registry());
 			this.loopThreads[i] = Threads.named("ariadne-" + this.config.name() + "-selector-" + i, true)
 				.newThread(this.loops[i]);
 			this.loopThreads[i].start();

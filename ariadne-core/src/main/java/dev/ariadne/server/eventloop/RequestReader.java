@@ -3,38 +3,30 @@ package dev.ariadne.server.eventloop;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.server.ServerConfig;
-import dev.ariadne.server.connection.Answers;
-import dev.ariadne.server.connection.ConnectionOutput;
-import dev.ariadne.server.connection.RequestBody;
 
 /**
  * The request an event-loop connection is reading: its input buffer, borrowed from the loop's
  * pool only while bytes are in it, its parser, and what the parser reported so far (the head
- * and when it arrived, the body read in full, whether the message is complete).
+ * and when it arrived, the piece of body the parser just found, whether the message is
+ * complete). The parser stops at each complete head: the request is dispatched then, and its
+ * body is parsed as its handler reads it ({@link ChannelBody}).
  *
- * <p>Used by one thread at a time: the selector thread while the connection reads, or the
- * worker that parses pipelined requests ahead between two exchanges; the connection's hand-off
- * between them orders the accesses. The input buffer goes back to the pool on the selector
- * thread only, since the pool is the loop's.
+ * <p>Used by one thread at a time: the selector thread while the connection reads a head, or
+ * the thread running the exchange (which reads the body and parses pipelined requests ahead);
+ * the connection's hand-off between them orders the accesses. The input buffer is borrowed
+ * and goes back to the pool on the selector thread only, since the pool is the loop's.
  */
 final class RequestReader implements RequestSink {
-
-	private static final int INITIAL_BODY_BUFFER = 16 * 1024;
 
 	private final RequestParser parser;
 
 	private final SelectorLoop loop;
-
-	private final WriteQueue writes;
-
-	private final ConnectionOutput out;
 
 	private ByteBuffer in;
 
@@ -45,30 +37,51 @@ final class RequestReader implements RequestSink {
 
 	private long headNanos;
 
-	private byte[] body;
-
-	private int bodyLength;
+	/** The piece of body the parser found last: a view of the input buffer. */
+	private ByteBuffer content;
 
 	private boolean messageDone;
 
-	RequestReader(ServerConfig config, SelectorLoop loop, WriteQueue writes, ConnectionOutput out) {
+	RequestReader(ServerConfig config, SelectorLoop loop) {
 		this.parser = new RequestParser(config.limits(), this);
 		this.loop = loop;
-		this.writes = writes;
-		this.out = out;
 	}
 
 	/**
 	 * Reads what the socket has into the input buffer, borrowing one if none is held; selector
 	 * thread.
 	 * @param channel the socket
-	 * @return the bytes read, or -1 at the end of the stream
+	 * @return the bytes read, or -1 at the end of the stream; 0 as well when no buffer can be
+	 * borrowed within the memory budget ({@link #holdsBuffer()} tells)
 	 * @throws IOException if the read failed
 	 */
 	int fill(SocketChannel channel) throws IOException {
+		if (!borrowBuffer()) {
+			return 0;
+		}
+		return fillHeld(channel);
+	}
+
+	/**
+	 * Borrows an input buffer unless one is held; selector thread.
+	 * @return whether a buffer is held now; {@code false} when none fits the budget
+	 */
+	boolean borrowBuffer() {
 		if (this.in == null) {
 			this.in = this.loop.buffers().borrow();
 		}
+		return this.in != null;
+	}
+
+	/**
+	 * Reads what the socket has into the input buffer this reader holds, after what is left in
+	 * it; by the thread that owns the reader (the selector, or the exchange's thread reading a
+	 * body).
+	 * @param channel the socket, non-blocking
+	 * @return the bytes read, or -1 at the end of the stream
+	 * @throws IOException if the read failed
+	 */
+	int fillHeld(SocketChannel channel) throws IOException {
 		ByteBuffer in = this.in;
 		in.compact();
 		try {
@@ -79,10 +92,26 @@ final class RequestReader implements RequestSink {
 		}
 	}
 
+	/**
+	 * Returns whether the reader holds an input buffer.
+	 * @return whether a buffer is borrowed
+	 */
+	boolean holdsBuffer() {
+		return this.in != null;
+	}
+
+	/**
+	 * Returns whether unparsed bytes are in the input buffer.
+	 * @return whether input is buffered
+	 */
+	boolean hasInput() {
+		return this.in != null && this.in.hasRemaining();
+	}
+
 	/** Gives the input buffer back to the loop's pool; selector thread. */
 	void releaseInput() {
 		if (this.in != null) {
-			this.loop.buffers().release(this.in);
+			this.loop.releaseBuffer(this.in);
 			this.in = null;
 		}
 	}
@@ -95,14 +124,14 @@ final class RequestReader implements RequestSink {
 	}
 
 	/**
-	 * Parses buffered input until a request is complete or the input is used up.
-	 * @return whether a whole request was read
+	 * Parses buffered input until a request head is complete or the input is used up.
+	 * @return whether a request head was read
 	 * @throws HttpParseException if the request is malformed
 	 */
 	boolean read() throws HttpParseException {
 		ByteBuffer in = this.in;
 		while (in != null && in.hasRemaining()) {
-			if (this.parser.parse(in) && this.messageDone) {
+			if (this.parser.parse(in) && this.head != null) {
 				return true;
 			}
 		}
@@ -110,16 +139,15 @@ final class RequestReader implements RequestSink {
 	}
 
 	/**
-	 * Starts the next request and parses what is already buffered of it; on a worker, between
-	 * two exchanges of a kept connection.
-	 * @return whether a whole request was buffered
+	 * Starts the next request and parses what is already buffered of its head; on the thread
+	 * of an exchange that just ended, for a kept connection.
+	 * @return whether a whole head was buffered
 	 * @throws HttpParseException if the request is malformed
 	 */
 	boolean readAhead() throws HttpParseException {
 		this.parser.reset();
 		this.head = null;
-		this.body = null;
-		this.bodyLength = 0;
+		this.content = null;
 		this.messageDone = false;
 		this.onWorker = true;
 		try {
@@ -131,6 +159,27 @@ final class RequestReader implements RequestSink {
 	}
 
 	/**
+	 * Parses the body of the dispatched request until the parser finds a piece of it, the end
+	 * of the message, or the end of the buffered input; by the thread reading the body.
+	 * @throws HttpParseException if the body is malformed or too large
+	 */
+	void parseBody() throws HttpParseException {
+		ByteBuffer in = this.in;
+		if (in != null) {
+			this.parser.parse(in);
+		}
+	}
+
+	/**
+	 * Returns whether the parser has read the whole body and only reports the end of the
+	 * message next, which needs no input.
+	 * @return whether the body's bytes are all parsed
+	 */
+	boolean bodyParsed() {
+		return this.parser.state() == RequestParser.State.MESSAGE_END;
+	}
+
+	/**
 	 * Returns whether nothing of a next request has been read.
 	 * @return whether the reader waits for a request
 	 */
@@ -139,11 +188,27 @@ final class RequestReader implements RequestSink {
 	}
 
 	/**
-	 * Returns whether the request read last is complete.
+	 * Returns whether the head read last is complete, so the request can be dispatched.
+	 * @return whether a head is ready
+	 */
+	boolean headReady() {
+		return this.head != null;
+	}
+
+	/**
+	 * Returns whether the request read last is complete, body included.
 	 * @return whether a whole request was read
 	 */
 	boolean messageDone() {
 		return this.messageDone;
+	}
+
+	/**
+	 * Returns the piece of body found last, read from by the body stream.
+	 * @return a view of the input buffer, or {@code null}
+	 */
+	ByteBuffer content() {
+		return this.content;
 	}
 
 	/**
@@ -162,54 +227,20 @@ final class RequestReader implements RequestSink {
 		return this.headNanos;
 	}
 
-	/**
-	 * Returns the body of the complete request.
-	 * @return the body, read in full
-	 */
-	RequestBody body() {
-		return (this.body != null) ? new BufferedBody(this.head, this.body, this.bodyLength) : RequestBody.EMPTY;
-	}
-
 	// ---- parser events
 
 	@Override
 	public boolean headComplete(RequestHead head) {
 		this.head = head;
 		this.headNanos = this.onWorker ? System.nanoTime() : this.loop.now();
-		if (head.hasBody()) {
-			// grows as bytes arrive: a declared length alone allocates no more than this
-			long length = head.contentLength();
-			this.body = new byte[(int) Math.min((length > 0) ? length : 1024, INITIAL_BODY_BUFFER)];
-			if (head.expectContinue()) {
-				sendContinue();
-			}
-		}
-		return false;
-	}
-
-	private void sendContinue() {
-		if (this.onWorker) {
-			// after the responses still buffered on this worker, in order
-			this.out.append(Answers.CONTINUE);
-			return;
-		}
-		try {
-			this.writes.enqueue(Answers.CONTINUE, 0, Answers.CONTINUE.length);
-		}
-		catch (IOException ex) {
-			// the connection failed: the selector finds it closed
-		}
+		// the request is dispatched now; its body is parsed as the handler reads it
+		return true;
 	}
 
 	@Override
 	public boolean content(ByteBuffer content) {
-		int length = content.remaining();
-		if (this.bodyLength + length > this.body.length) {
-			this.body = Arrays.copyOf(this.body, Math.max(this.bodyLength + length, this.body.length * 2));
-		}
-		content.get(this.body, this.bodyLength, length);
-		this.bodyLength += length;
-		return false;
+		this.content = content;
+		return true;
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.function.Consumer;
 import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.internal.Backoff;
+import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.internal.BufferPool;
 
 /**
@@ -65,6 +67,14 @@ final class SelectorLoop implements Runnable {
 
 	private final BufferPool buffers;
 
+	private final BufferBudget budget;
+
+	/** Connections that stopped reading because no input buffer fitted the budget, oldest first. */
+	private final ArrayDeque<EventLoopConnection> starved = new ArrayDeque<>();
+
+	/** Feeds the starved connections on this thread; handed to the budget, created once. */
+	private final Runnable feed = () -> execute(this::feedStarved);
+
 	private final ConnectionRegistry registry;
 
 	/** Pauses after failures of the loop's own work in a row; this thread only. */
@@ -93,9 +103,10 @@ final class SelectorLoop implements Runnable {
 
 	private volatile boolean closeIdle;
 
-	SelectorLoop(int bufferSize, ConnectionRegistry registry) throws IOException {
+	SelectorLoop(int bufferSize, int maxRetained, BufferBudget budget, ConnectionRegistry registry) throws IOException {
 		this.selector = Selector.open();
-		this.buffers = new BufferPool(bufferSize, 256);
+		this.buffers = new BufferPool(bufferSize, maxRetained, budget);
+		this.budget = budget;
 		this.registry = registry;
 	}
 
@@ -105,6 +116,44 @@ final class SelectorLoop implements Runnable {
 
 	BufferPool buffers() {
 		return this.buffers;
+	}
+
+	/**
+	 * Gives an input buffer back to the pool, where a connection waiting for one finds it;
+	 * selector thread.
+	 * @param buffer the buffer
+	 */
+	void releaseBuffer(ByteBuffer buffer) {
+		this.buffers.release(buffer);
+		if (!this.starved.isEmpty()) {
+			execute(this::feedStarved);
+		}
+	}
+
+	/**
+	 * Parks a connection that found no input buffer within the budget, until one is released
+	 * here or elsewhere; selector thread. The connection has stopped reading: its client waits
+	 * in its TCP window.
+	 * @param connection the connection
+	 */
+	void awaitBuffer(EventLoopConnection connection) {
+		boolean first = this.starved.isEmpty();
+		this.starved.addLast(connection);
+		if (first) {
+			this.budget.whenReleased(this.buffers.bufferSize(), this.feed);
+		}
+	}
+
+	/** Gives released buffers to the connections waiting for one, oldest first. */
+	private void feedStarved() {
+		EventLoopConnection connection;
+		while ((connection = this.starved.peekFirst()) != null) {
+			if (!connection.resumeReading()) {
+				this.budget.whenReleased(this.buffers.bufferSize(), this.feed);
+				return;
+			}
+			this.starved.pollFirst();
+		}
 	}
 
 	/**
@@ -162,6 +211,9 @@ final class SelectorLoop implements Runnable {
 
 	void forget(EventLoopConnection connection) {
 		this.connections.remove(connection);
+		if (!this.starved.isEmpty()) {
+			this.starved.remove(connection);
+		}
 	}
 
 	/** From now on, idle connections are closed (graceful shutdown). Any thread. */
@@ -215,6 +267,7 @@ final class SelectorLoop implements Runnable {
 			catch (IOException ex) {
 				logger.log(Level.DEBUG, "Closing the selector failed", ex);
 			}
+			this.buffers.clear();
 		}
 	}
 

@@ -5,7 +5,9 @@ import java.util.ArrayDeque;
 
 /**
  * A pool of equal-sized heap buffers for one thread (a selector loop): connections borrow a
- * buffer only while bytes are in it, so idle connections hold none. Not thread-safe, except
+ * buffer only while bytes are in it, so idle connections hold none. A buffer is counted in the
+ * server's {@link BufferBudget} from its allocation until the pool drops it (retained free
+ * buffers stay counted), and none is allocated beyond the budget. Not thread-safe, except
  * {@link #borrowed()}.
  */
 public final class BufferPool {
@@ -16,6 +18,8 @@ public final class BufferPool {
 
 	private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
 
+	private final BufferBudget budget;
+
 	/** Written by the owning thread only; volatile so that a leak check may read it. */
 	private volatile int borrowed;
 
@@ -23,19 +27,33 @@ public final class BufferPool {
 	 * Creates a pool.
 	 * @param bufferSize the size of each buffer
 	 * @param maxRetained most free buffers kept for reuse
+	 * @param budget the server's budget, which counts the buffers
 	 */
-	public BufferPool(int bufferSize, int maxRetained) {
+	public BufferPool(int bufferSize, int maxRetained, BufferBudget budget) {
 		this.bufferSize = bufferSize;
 		this.maxRetained = maxRetained;
+		this.budget = budget;
+	}
+
+	/**
+	 * Returns the size of each buffer.
+	 * @return the size in bytes
+	 */
+	public int bufferSize() {
+		return this.bufferSize;
 	}
 
 	/**
 	 * Borrows an empty buffer in read mode (position = limit = 0).
-	 * @return the buffer
+	 * @return the buffer, or {@code null} when none is free and a new one does not fit the
+	 * budget
 	 */
 	public ByteBuffer borrow() {
 		ByteBuffer buffer = this.free.pollFirst();
 		if (buffer == null) {
+			if (!this.budget.tryReserveInput(this.bufferSize)) {
+				return null;
+			}
 			buffer = ByteBuffer.allocate(this.bufferSize);
 		}
 		this.borrowed++;
@@ -51,6 +69,9 @@ public final class BufferPool {
 		if (this.free.size() < this.maxRetained) {
 			this.free.addFirst(buffer);
 		}
+		else {
+			this.budget.release(this.bufferSize);
+		}
 	}
 
 	/**
@@ -59,6 +80,15 @@ public final class BufferPool {
 	 */
 	public int borrowed() {
 		return this.borrowed;
+	}
+
+	/**
+	 * Drops the free buffers and gives their bytes back to the budget; the owning thread, when
+	 * it stops.
+	 */
+	public void clear() {
+		this.budget.release((long) this.free.size() * this.bufferSize);
+		this.free.clear();
 	}
 
 }

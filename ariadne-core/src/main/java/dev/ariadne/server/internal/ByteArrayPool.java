@@ -4,7 +4,9 @@ package dev.ariadne.server.internal;
  * A thread-safe pool of equal-sized byte arrays, shared by a server's connections: a worker
  * borrows one to collect a response and gives it back when the response has left, so a
  * request costs no fresh output buffer. Keeps at most a bounded number of free arrays; arrays
- * of another size are never taken back.
+ * of another size are never taken back. Its arrays are counted in the server's
+ * {@link BufferBudget} from allocation until the pool drops them, and always granted: one is
+ * borrowed per running exchange, which the thread count bounds.
  */
 public final class ByteArrayPool {
 
@@ -12,16 +14,20 @@ public final class ByteArrayPool {
 
 	private final byte[][] free;
 
+	private final BufferBudget budget;
+
 	private int count;
 
 	/**
 	 * Creates a pool.
 	 * @param arraySize the size of each array
 	 * @param maxRetained most free arrays kept for reuse
+	 * @param budget the server's budget, which counts the arrays
 	 */
-	public ByteArrayPool(int arraySize, int maxRetained) {
+	public ByteArrayPool(int arraySize, int maxRetained, BufferBudget budget) {
 		this.arraySize = arraySize;
 		this.free = new byte[maxRetained][];
+		this.budget = budget;
 	}
 
 	/**
@@ -44,6 +50,7 @@ public final class ByteArrayPool {
 				return array;
 			}
 		}
+		this.budget.force(this.arraySize);
 		return new byte[this.arraySize];
 	}
 
@@ -59,8 +66,10 @@ public final class ByteArrayPool {
 		synchronized (this) {
 			if (this.count < this.free.length) {
 				this.free[this.count++] = array;
+				return;
 			}
 		}
+		this.budget.release(this.arraySize);
 	}
 
 }

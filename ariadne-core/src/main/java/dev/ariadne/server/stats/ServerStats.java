@@ -115,6 +115,33 @@ public interface ServerStats {
 	OptionalLong acceptQueueOverflows();
 
 	/**
+	 * Returns the bytes the server holds now in buffers for its connections, over all of them,
+	 * as counted against its budget ({@code buffers.budget}): input buffers holding unread
+	 * request bodies and pipelined requests, and the free ones the event loop keeps for reuse
+	 * ({@code event-loop}); response bytes queued for slow clients ({@code event-loop}) and the
+	 * response buffers of running exchanges (every model); bodies read whole for a handler
+	 * ({@code Request.bodyBytes()}, every model, until the exchange ends). Not counted: the
+	 * fixed 8 KiB input buffer of each connection in the socket models, part of the connection
+	 * as its thread is, which {@code max-connections} bounds. The response buffers of running
+	 * exchanges (8 KiB each) are granted even at the budget, so that every exchange can end:
+	 * the figure may exceed the budget by that much, which the thread count bounds.
+	 * @return the bytes held
+	 */
+	default long buffersUsed() {
+		return 0;
+	}
+
+	/**
+	 * Returns the most bytes the server holds in buffers ({@code buffers.budget}): at it, the
+	 * event loop stops reading from connections that need a new buffer, writers wait, and a
+	 * handler reading a body whole waits, then gets a 503.
+	 * @return the budget in bytes
+	 */
+	default long buffersBudget() {
+		return 0;
+	}
+
+	/**
 	 * Returns how long the connections idle now have been idle, on average. Walks the open
 	 * connections, so call it at most about once a second, never on the request path.
 	 * @return the average, zero when no connection is idle or the model does not track it

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
+import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Response;
 
 /**
@@ -69,6 +70,11 @@ final class RecordingResponse implements Response {
 	@Override
 	public boolean committed() {
 		return this.body != null;
+	}
+
+	@Override
+	public AsyncResponse suspend() {
+		throw new UnsupportedOperationException("suspend");
 	}
 
 	/** The body sent, or {@code null} when nothing was sent. */
