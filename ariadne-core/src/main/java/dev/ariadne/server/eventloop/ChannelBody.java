@@ -59,6 +59,12 @@ final class ChannelBody extends RequestBody {
 	/** A failure a non-blocking readiness check found, thrown by the next non-blocking read. */
 	private IOException failure;
 
+	/**
+	 * Why the body's framing was lost: the parser cannot resume, so every later read fails with
+	 * it, blocking or not, the drain after the response too (which then closes the connection).
+	 */
+	private HttpParseException framingLost;
+
 	private volatile boolean timedOut;
 
 	private volatile Thread waiting;
@@ -85,6 +91,7 @@ final class ChannelBody extends RequestBody {
 		this.hasBody = head.hasBody();
 		this.awaitingContinue = this.hasBody && head.expectContinue();
 		this.failure = null;
+		this.framingLost = null;
 		this.timedOut = false;
 		return this;
 	}
@@ -160,6 +167,9 @@ final class ChannelBody extends RequestBody {
 	 * without waiting
 	 */
 	private int advance(boolean wait) throws IOException {
+		if (this.framingLost != null) {
+			throw badBody(this.framingLost);
+		}
 		if (this.awaitingContinue) {
 			this.awaitingContinue = false;
 			if (wait) {
@@ -186,6 +196,7 @@ final class ChannelBody extends RequestBody {
 				reader.parseBody();
 			}
 			catch (HttpParseException ex) {
+				this.framingLost = ex;
 				throw badBody(ex);
 			}
 		}
@@ -201,7 +212,7 @@ final class ChannelBody extends RequestBody {
 		long deadline = 0;
 		while (true) {
 			if (this.timedOut) {
-				throw timeout();
+				throw lateBody();
 			}
 			int read = this.reader.fillHeld(this.channel);
 			if (read > 0) {
@@ -230,7 +241,7 @@ final class ChannelBody extends RequestBody {
 			while (!this.signalled) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
-					throw timeout();
+					throw lateBody();
 				}
 				LockSupport.parkNanos(this, left);
 				if (Thread.currentThread().isInterrupted()) {
@@ -243,9 +254,13 @@ final class ChannelBody extends RequestBody {
 		}
 	}
 
-	/** A gap in the body longer than the header timeout: 408, as in every model, unless committed. */
-	private static IOException timeout() {
-		return badBody(new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT));
+	/**
+	 * A gap in the body longer than the header timeout: 408, as in every model, unless
+	 * committed; the rest of the body is lost with it.
+	 */
+	private IOException lateBody() {
+		this.framingLost = new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT);
+		return badBody(this.framingLost);
 	}
 
 	/**

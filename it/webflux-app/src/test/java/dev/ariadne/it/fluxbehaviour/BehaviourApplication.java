@@ -8,16 +8,20 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * A WebFlux application with the classic mistakes and chores: a handler that blocks its thread
- * for a second, a light route, a server-sent event stream, and a handler that calls another
- * service with {@link WebClient}.
+ * for a second, a light route, a server-sent event stream, a handler that calls another
+ * service with {@link WebClient}, and one that counts the bytes of a streamed request body.
  */
 @SpringBootApplication
 @RestController
@@ -61,6 +65,16 @@ public class BehaviourApplication {
 			.retrieve()
 			.bodyToMono(String.class)
 			.map((body) -> "proxied " + body);
+	}
+
+	@PostMapping("/count")
+	Mono<String> count(@RequestBody Flux<DataBuffer> body) {
+		// streamed: each buffer is counted and released, the body is never held whole
+		return body.map((buffer) -> {
+			long size = buffer.readableByteCount();
+			DataBufferUtils.release(buffer);
+			return size;
+		}).reduce(0L, Long::sum).map(String::valueOf);
 	}
 
 }
