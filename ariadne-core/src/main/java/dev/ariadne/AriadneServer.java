@@ -27,6 +27,7 @@ import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
 
 /**
@@ -56,6 +57,8 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final Transport transport;
 
+	private final TlsEndpoint tls;
+
 	private final ServerStats stats;
 
 	private final Diagnosis diagnosis;
@@ -77,8 +80,10 @@ public final class AriadneServer implements AutoCloseable {
 		this.registry = new ConnectionRegistry(config.maxConnections());
 		RoutePools routePools = new RoutePools(config);
 		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
-		this.transport = Transports.create(new ConnectionContext(config, router, this.registry, routePools, events));
-		this.stats = new StatsView(config, this.registry, routePools, this.transport, events);
+		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events);
+		this.tls = context.tls();
+		this.transport = Transports.create(context);
+		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, this.tls);
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
 	}
 
@@ -294,11 +299,12 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the pooled buffers the transport's connections hold, for leak checks in tests.
+	 * Returns the pooled buffers the connections hold (the transport's and TLS's), for leak
+	 * checks in tests.
 	 * @return the borrowed buffers, 0 for the models that pool none
 	 */
 	int borrowedBuffers() {
-		return this.transport.borrowedBuffers();
+		return this.transport.borrowedBuffers() + ((this.tls != null) ? this.tls.borrowedBuffers() : 0);
 	}
 
 	@Override

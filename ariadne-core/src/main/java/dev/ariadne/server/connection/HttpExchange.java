@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.util.Collections;
 import java.util.function.BooleanSupplier;
 
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Method;
@@ -59,6 +61,9 @@ public final class HttpExchange {
 
 	private final BooleanSupplier releaseConnection;
 
+	/** The connection's TLS session once its handshake completed; before its first exchange. */
+	private SSLSession tlsSession;
+
 	private int requests;
 
 	private RequestHead head;
@@ -86,6 +91,15 @@ public final class HttpExchange {
 
 	ConnectionContext context() {
 		return this.context;
+	}
+
+	/**
+	 * Sets the TLS session of the connection, which its requests report; called once the
+	 * handshake completed, before the first exchange is dispatched.
+	 * @param session the session
+	 */
+	public void tlsSession(SSLSession session) {
+		this.tlsSession = session;
 	}
 
 	/**
@@ -134,6 +148,7 @@ public final class HttpExchange {
 		ServerRequest request = new ServerRequest(head, body, this.remote, this.local,
 				this.context.config().limits().maxBodySize());
 		request.match(match);
+		request.tlsSession(this.tlsSession);
 		boolean complete;
 		try {
 			match.handler().handle(request, response);

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
@@ -41,6 +43,8 @@ final class ServerRequest implements Request {
 
 	private RouteMatch match;
 
+	private SSLSession tlsSession;
+
 	private String reportedRoute;
 
 	private String path;
@@ -69,6 +73,10 @@ final class ServerRequest implements Request {
 
 	void match(RouteMatch match) {
 		this.match = match;
+	}
+
+	void tlsSession(SSLSession session) {
+		this.tlsSession = session;
 	}
 
 	@Override
@@ -200,6 +208,11 @@ final class ServerRequest implements Request {
 	@Override
 	public InetSocketAddress localAddress() {
 		return this.local;
+	}
+
+	@Override
+	public SSLSession tlsSession() {
+		return this.tlsSession;
 	}
 
 	@Override

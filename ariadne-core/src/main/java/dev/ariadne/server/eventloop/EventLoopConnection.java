@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.nio.channels.ByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
@@ -20,6 +21,8 @@ import dev.ariadne.server.connection.RequestBody;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
+import dev.ariadne.server.tls.PlaintextRequestException;
+import dev.ariadne.server.tls.TlsChannel;
 
 /**
  * One connection of the event-loop model, attached to its selection key: reads and parses on
@@ -32,6 +35,11 @@ import dev.ariadne.server.stats.RequestEvent;
  * requests ahead), until it hands the connection back with a selector task
  * ({@link #complete}). Reading stops while a request is with a worker, so pipelined requests
  * are answered in order and never buffered without bound.
+ *
+ * <p>On a TLS listener, reads and writes go through a {@link TlsChannel} over the socket: its
+ * handshake runs on the selector as the connection reads, within the handshake timeout; the
+ * connection only watches for writability while handshake or close_notify bytes wait, and
+ * reads again when the channel holds input the socket will not signal.
  */
 final class EventLoopConnection implements TrackedConnection {
 
@@ -65,6 +73,12 @@ final class EventLoopConnection implements TrackedConnection {
 	private final SelectorLoop loop;
 
 	private final SocketChannel channel;
+
+	/** What reads and writes go through: the socket, or TLS over it. */
+	private final ByteChannel io;
+
+	/** TLS over the socket, or {@code null} on a plaintext listener. */
+	private final TlsChannel tls;
 
 	private final ConnectionContext context;
 
@@ -105,7 +119,9 @@ final class EventLoopConnection implements TrackedConnection {
 		this.context = context;
 		this.config = context.config();
 		this.entry = entry;
-		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout());
+		this.tls = (context.tls() != null) ? context.tls().channel(channel, this::handshaken) : null;
+		this.io = (this.tls != null) ? this.tls : channel;
+		this.writes = new WriteQueue(this.io, loop, this::watchWritable, this.config.keepAliveTimeout());
 		this.out = new ConnectionOutput(this.writes::transmit, context.outputBuffers());
 		this.reader = new RequestReader(this.config, loop, this.writes, this.out);
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
@@ -131,7 +147,15 @@ final class EventLoopConnection implements TrackedConnection {
 			return;
 		}
 		setIdle(true);
+		long timeout = (this.tls != null) ? this.context.tls().handshakeTimeoutNanos()
+				: this.config.headerTimeout().toNanos();
+		this.deadline = this.loop.now() + timeout;
+	}
+
+	/** The TLS handshake completed (selector thread): the first request's time starts. */
+	private void handshaken() {
 		this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
+		this.exchange.tlsSession(this.tls.session());
 	}
 
 	/** Handles readiness; selector thread. */
@@ -163,7 +187,12 @@ final class EventLoopConnection implements TrackedConnection {
 	private void onReadable() {
 		int read;
 		try {
-			read = this.reader.fill(this.channel);
+			read = this.reader.fill(this.io);
+		}
+		catch (PlaintextRequestException ex) {
+			setIdle(false);
+			refuse(Status.BAD_REQUEST_400, Answers.TLS_REQUIRED, RequestEvent.INVALID);
+			return;
 		}
 		catch (IOException ex) {
 			close();
@@ -175,6 +204,7 @@ final class EventLoopConnection implements TrackedConnection {
 		}
 		if (read == 0) {
 			this.reader.releaseEmptyBuffer();
+			watchTlsWrites();
 			return;
 		}
 		long now = this.loop.now();
@@ -186,7 +216,25 @@ final class EventLoopConnection implements TrackedConnection {
 			// a body arrives: the timeout bounds the gap between reads
 			this.deadline = now + this.config.headerTimeout().toNanos();
 		}
+		watchTlsWrites();
 		processInput();
+		if (this.tls != null && this.phase == Phase.READING && this.tls.hasBufferedInput()) {
+			// decrypted input waits that the socket will not signal again
+			this.loop.execute(this::readBuffered);
+		}
+	}
+
+	private void readBuffered() {
+		if (this.phase == Phase.READING) {
+			onReadable();
+		}
+	}
+
+	/** Handshake messages wait for the socket: watch for writability until they leave. */
+	private void watchTlsWrites() {
+		if (this.tls != null && this.tls.wantsWrite()) {
+			watchWritable();
+		}
 	}
 
 	/** Parses what is buffered; dispatches a complete request. Selector thread. */
@@ -327,6 +375,9 @@ final class EventLoopConnection implements TrackedConnection {
 			else {
 				this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 			}
+			if (this.tls != null && this.phase == Phase.READING && this.tls.hasBufferedInput()) {
+				onReadable();
+			}
 		}
 	}
 
@@ -358,6 +409,11 @@ final class EventLoopConnection implements TrackedConnection {
 
 	private void startLinger() {
 		try {
+			if (this.tls != null && !this.tls.closeOutbound()) {
+				// close_notify waits for the socket: onWritable comes back here
+				watchWritable();
+				return;
+			}
 			this.channel.shutdownOutput();
 			this.key.interestOps(SelectionKey.OP_READ);
 		}
@@ -387,7 +443,14 @@ final class EventLoopConnection implements TrackedConnection {
 	}
 
 	private void onWritable() {
-		boolean drained = this.writes.flush();
+		boolean drained;
+		try {
+			drained = (this.tls == null || this.tls.flush()) && this.writes.flush();
+		}
+		catch (IOException ex) {
+			close();
+			return;
+		}
 		if (this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_WRITE | (drained ? 0 : SelectionKey.OP_WRITE));
 		}
@@ -468,7 +531,7 @@ final class EventLoopConnection implements TrackedConnection {
 			this.key.cancel();
 		}
 		try {
-			this.channel.close();
+			this.io.close();
 		}
 		catch (IOException ex) {
 			logger.log(Level.DEBUG, "Closing a connection failed", ex);

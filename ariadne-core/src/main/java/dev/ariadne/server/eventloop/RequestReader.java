@@ -2,7 +2,7 @@ package dev.ariadne.server.eventloop;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 
 import dev.ariadne.http.HttpParseException;
@@ -61,11 +61,11 @@ final class RequestReader implements RequestSink {
 	/**
 	 * Reads what the socket has into the input buffer, borrowing one if none is held; selector
 	 * thread.
-	 * @param channel the socket
+	 * @param channel the socket, or TLS over it
 	 * @return the bytes read, or -1 at the end of the stream
 	 * @throws IOException if the read failed
 	 */
-	int fill(SocketChannel channel) throws IOException {
+	int fill(ReadableByteChannel channel) throws IOException {
 		if (this.in == null) {
 			this.in = this.loop.buffers().borrow();
 		}

@@ -3,7 +3,7 @@ package dev.ariadne.server.eventloop;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -30,7 +30,7 @@ final class WriteQueue {
 	/** Most bytes queued for a slow client before a writer waits. */
 	static final int HIGH_WATER = 64 * 1024;
 
-	private final SocketChannel channel;
+	private final WritableByteChannel channel;
 
 	private final SelectorLoop loop;
 
@@ -57,12 +57,12 @@ final class WriteQueue {
 
 	/**
 	 * Creates the queue of a connection.
-	 * @param channel the connection's socket, non-blocking
+	 * @param channel the connection's socket, non-blocking, or TLS over it
 	 * @param loop the loop that owns the socket
 	 * @param watchWritable a task for the loop's thread that adds write interest to the key
 	 * @param writeTimeout the longest a write may make no progress
 	 */
-	WriteQueue(SocketChannel channel, SelectorLoop loop, Runnable watchWritable, Duration writeTimeout) {
+	WriteQueue(WritableByteChannel channel, SelectorLoop loop, Runnable watchWritable, Duration writeTimeout) {
 		this.channel = channel;
 		this.loop = loop;
 		this.watchWritable = watchWritable;
