@@ -120,6 +120,17 @@ final class RawClient implements AutoCloseable {
 	}
 
 	/**
+	 * Speaks over a socket that is connected already, TLS or not.
+	 * @param socket the socket, with its read timeout set
+	 * @param readTimeout the read timeout, for messages
+	 * @return the client
+	 * @throws IOException if the socket's streams cannot be had
+	 */
+	static RawClient over(Socket socket, Duration readTimeout) throws IOException {
+		return new RawClient(socket, readTimeout);
+	}
+
+	/**
 	 * What a client speaks through over its connected socket.
 	 */
 	@FunctionalInterface

@@ -233,7 +233,9 @@ public final class TlsChannel implements ByteChannel {
 				result = engine.unwrap(in, out);
 			}
 			catch (SSLException ex) {
-				throw failed(ex);
+				failed(ex);
+				sendAlert();
+				throw ex;
 			}
 			finally {
 				out.flip();
@@ -445,7 +447,9 @@ public final class TlsChannel implements ByteChannel {
 			}
 			catch (SSLException ex) {
 				out.limit(0);
-				throw failed(ex);
+				failed(ex);
+				sendAlert();
+				throw ex;
 			}
 			out.flip();
 			if (result.getStatus() != Status.BUFFER_OVERFLOW) {
@@ -633,6 +637,32 @@ public final class TlsChannel implements ByteChannel {
 			this.netIn = null;
 			releaseInput(this.appIn);
 			this.appIn = null;
+		}
+	}
+
+	/** After a failure the engine holds its alert: sends it if the socket takes it now. */
+	private void sendAlert() {
+		synchronized (this.writeLock) {
+			try {
+				if (!flushOutput()) {
+					return;
+				}
+				if (this.netOut == null) {
+					this.netOut = this.endpoint.borrow();
+				}
+				ByteBuffer out = this.netOut;
+				out.clear();
+				try {
+					this.engine.wrap(EMPTY, out);
+				}
+				finally {
+					out.flip();
+				}
+				flushOutput();
+			}
+			catch (IOException ex) {
+				// the alert is a courtesy: the connection closes either way
+			}
 		}
 	}
 
