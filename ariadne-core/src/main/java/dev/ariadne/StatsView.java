@@ -102,6 +102,11 @@ final class StatsView implements ServerStats {
 	}
 
 	@Override
+	public long fatalErrors() {
+		return this.registry.fatalErrors();
+	}
+
+	@Override
 	public OptionalLong acceptQueueDepth() {
 		AcceptQueueProbe probe = this.transport.acceptQueue();
 		return (probe != null) ? probe.depth() : OptionalLong.empty();

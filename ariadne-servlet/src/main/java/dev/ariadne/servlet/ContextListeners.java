@@ -1,7 +1,6 @@
 package dev.ariadne.servlet;
 
 import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EventListener;
@@ -26,6 +25,8 @@ import jakarta.servlet.http.HttpSessionEvent;
 import jakarta.servlet.http.HttpSessionIdListener;
 import jakarta.servlet.http.HttpSessionListener;
 
+import dev.ariadne.server.RateLimitedLogger;
+
 /**
  * The listeners of one context, by type, and the events sent to them. "Initialized" and
  * "created" events go in registration order, "destroyed" events in reverse order (Servlet 6.1
@@ -35,6 +36,9 @@ import jakarta.servlet.http.HttpSessionListener;
 final class ContextListeners {
 
 	private static final Logger logger = System.getLogger(ContextListeners.class.getName());
+
+	/** Request and session listeners run for every request: a failing one must not flood the log. */
+	private static final RateLimitedLogger listenerFailures = RateLimitedLogger.of(logger, "Listener failed");
 
 	private final List<ServletContextListener> context = new CopyOnWriteArrayList<>();
 
@@ -223,7 +227,7 @@ final class ContextListeners {
 			call.accept(listener);
 		}
 		catch (RuntimeException ex) {
-			logger.log(Level.WARNING, () -> "Listener " + listener.getClass().getName() + " failed", ex);
+			listenerFailures.log(() -> "Listener " + listener.getClass().getName() + " failed", ex);
 		}
 	}
 

@@ -22,6 +22,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Status;
+import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.Request;
 import dev.ariadne.server.Response;
 import dev.ariadne.server.stats.RequestEvent;
@@ -37,6 +38,13 @@ import dev.ariadne.server.stats.RequestEvent;
 final class ServletExchange {
 
 	private static final Logger logger = System.getLogger(ServletExchange.class.getName());
+
+	private static final RateLimitedLogger servletFailures = RateLimitedLogger.of(logger, "Servlet failed");
+
+	private static final RateLimitedLogger lateFailures = RateLimitedLogger.of(logger,
+			"Request failed after its response was committed");
+
+	private static final RateLimitedLogger errorPageFailures = RateLimitedLogger.of(logger, "Error page failed");
 
 	private final DeploymentContext context;
 
@@ -363,20 +371,26 @@ final class ServletExchange {
 
 	/**
 	 * Answers a failure: through the error page for its type or status, or, once the response
-	 * is committed, by closing the connection after the response.
+	 * is committed, by closing the connection after the response. An error of the JVM itself
+	 * (out of memory, a stack overflow) gets no error page, whose rendering could fail the same
+	 * way: it is handed to the core, which answers 500, closes the connection and counts it.
 	 * @param failure what the application threw
 	 */
 	void failure(Throwable failure) {
+		Throwable cause = rootCause(failure);
+		if (cause instanceof VirtualMachineError error) {
+			this.abort = error;
+			return;
+		}
 		if (this.response.isHeadCommitted()) {
-			logger.log(Level.WARNING, () -> "Request " + this.request + " failed after its response was committed; "
+			lateFailures.log(() -> "Request " + this.request + " failed after its response was committed; "
 					+ "closing the connection", failure);
 			this.abort = failure;
 			return;
 		}
-		Throwable cause = rootCause(failure);
 		int status = statusOf(cause);
 		if (status >= 500) {
-			logger.log(Level.WARNING, () -> "Servlet '" + currentOrMatched() + "' failed for " + this.request, failure);
+			servletFailures.log(() -> "Servlet '" + currentOrMatched() + "' failed for " + this.request, failure);
 		}
 		else {
 			logger.log(Level.DEBUG, () -> "Request " + this.request + " refused with " + status, failure);
@@ -465,7 +479,7 @@ final class ServletExchange {
 					target.match(), false);
 		}
 		catch (Throwable ex) {
-			logger.log(Level.WARNING, () -> "Error page " + page + " failed for " + this.request, ex);
+			errorPageFailures.log(() -> "Error page " + page + " failed for " + this.request, ex);
 			if (this.response.isHeadCommitted()) {
 				this.abort = ex;
 				return;

@@ -253,6 +253,8 @@ abstract class AbstractServletIT {
 			throws IOException, ServletException {
 		switch (request.getPathInfo()) {
 			case "/runtime" -> throw new IllegalStateException("boom");
+			case "/overflow" -> throw new ServletException("Handler dispatch failed", new StackOverflowError());
+			case "/out-of-memory" -> throw new OutOfMemoryError("Java heap space");
 			case "/custom" -> throw new CustomFailure("custom boom");
 			case "/wrapped" -> throw new ServletException("wrapper", new CustomFailure("inner"));
 			case "/send-404" -> response.sendError(404, "nothing here");
@@ -430,6 +432,23 @@ abstract class AbstractServletIT {
 			assertThat(reply.header("X-Filtered")).isEqualTo("REQUEST");
 			assertThat(reply.text()).isEqualTo("404 Not Found\n");
 		}
+	}
+
+	@Test
+	void answersAnErrorOfTheJvmWith500AndClosesWithoutAnErrorPage() throws IOException {
+		long before = this.server.server().stats().fatalErrors();
+		for (String path : new String[] { "/app/fail/overflow", "/app/fail/out-of-memory" }) {
+			try (Wire wire = Wire.open(this.server.port())) {
+				wire.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+				Wire.Reply reply = wire.read();
+				assertThat(reply.status).as(path).isEqualTo(500);
+				assertThat(reply.header("Connection")).as(path).isEqualTo("close");
+				assertThat(reply.text()).as("no error page for %s", path).doesNotStartWith("page");
+				assertThat(wire.closedByServer()).as(path).isTrue();
+			}
+		}
+		assertThat(this.server.server().stats().fatalErrors() - before).isEqualTo(2);
+		assertThat(get("/app/fail/runtime").status).as("the server still serves").isEqualTo(500);
 	}
 
 	@Test

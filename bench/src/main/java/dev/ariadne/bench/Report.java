@@ -26,6 +26,10 @@ final class Report {
 	/** The suffix of a server run from the baseline build's jar. */
 	private static final String BASELINE = "@base";
 
+	/** The Spring Boot peers, by server name, that get a ratio column when a run measured them. */
+	private static final List<Map.Entry<String, String>> SPRING_PEERS = List.of(Map.entry("spring-mvc", "Spring MVC"),
+			Map.entry("spring-mvc-jetty", "Spring MVC Jetty"), Map.entry("webflux-netty", "WebFlux Netty"));
+
 	private final Map<String, Map<String, Map<String, List<Double>>>> values = new LinkedHashMap<>();
 
 	private final Set<String> servers = new LinkedHashSet<>();
@@ -76,15 +80,21 @@ final class Report {
 		Map<String, List<Double>> first = metrics.get(primary);
 		Double tomcat = median(first.get("tomcat"));
 		Double netty = median(first.get("netty"));
-		Double mvc = median(first.get("spring-mvc"));
-		Double mvcJetty = median(first.get("spring-mvc-jetty"));
+		// the Spring peers measured in this run, each a ratio column of its own
+		Map<String, Double> peers = new LinkedHashMap<>();
+		for (Map.Entry<String, String> peer : SPRING_PEERS) {
+			Double median = median(first.get(peer.getKey()));
+			if (median != null) {
+				peers.put(peer.getValue(), median);
+			}
+		}
 		boolean baselines = first.keySet().stream().anyMatch((server) -> server.endsWith(BASELINE));
 		out.append("| server | ").append(primary).append(" | spread | × Tomcat | × Netty |");
-		out.append((mvc != null) ? " × Spring MVC |" : "");
-		out.append((mvcJetty != null) ? " × Spring MVC Jetty |" : "").append(baselines ? " × " + BASELINE + " |" : "");
+		peers.keySet().forEach((title) -> out.append(" × ").append(title).append(" |"));
+		out.append(baselines ? " × " + BASELINE + " |" : "");
 		names.subList(1, names.size()).forEach((name) -> out.append(' ').append(name).append(" |"));
-		out.append("\n| --- | ---: | ---: | ---: | ---: |").append((mvc != null) ? " ---: |" : "");
-		out.append((mvcJetty != null) ? " ---: |" : "").append(baselines ? " ---: |" : "");
+		out.append("\n| --- | ---: | ---: | ---: | ---: |").append(" ---: |".repeat(peers.size()));
+		out.append(baselines ? " ---: |" : "");
 		out.append(" ---: |".repeat(names.size() - 1)).append('\n');
 		for (String server : this.servers) {
 			if (metrics.values().stream().noneMatch((m) -> m.containsKey(server))) {
@@ -94,8 +104,7 @@ final class Report {
 			out.append("| ").append(server).append(" | ").append(format(value)).append(" | ");
 			out.append(spread(first.get(server))).append(" | ");
 			out.append(ratio(value, tomcat)).append(" | ").append(ratio(value, netty)).append(" |");
-			out.append((mvc != null) ? " " + ratio(value, mvc) + " |" : "");
-			out.append((mvcJetty != null) ? " " + ratio(value, mvcJetty) + " |" : "");
+			peers.values().forEach((peer) -> out.append(' ').append(ratio(value, peer)).append(" |"));
 			out.append(baselines ? " " + ratio(value, median(first.get(server + BASELINE))) + " |" : "");
 			for (String name : names.subList(1, names.size())) {
 				out.append(' ').append(format(median(metrics.get(name).get(server)))).append(" |");

@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import dev.ariadne.AriadneServer;
 import dev.ariadne.http.ParserLimits;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.stats.AcceptError;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.ServerStats;
@@ -25,11 +26,12 @@ import dev.ariadne.server.stats.ServerStats;
  * @param connections the connections
  * @param acceptQueue the kernel's accept queue of the listening socket, or {@code null} where
  * it cannot be read (not Linux, not running)
+ * @param errors what failed on the listener's own threads: accepts, and errors survived
  * @param config the configuration the listener runs with
  */
 public record ListenerDescriptor(String ioModel, boolean running, Integer port, PoolDescriptor pool,
 		Map<String, PoolDescriptor> routePools, ConnectionsDescriptor connections, AcceptQueueDescriptor acceptQueue,
-		ConfigDescriptor config) {
+		ErrorsDescriptor errors, ConfigDescriptor config) {
 
 	/**
 	 * Reads a server's snapshot.
@@ -46,7 +48,8 @@ public record ListenerDescriptor(String ioModel, boolean running, Integer port, 
 		}
 		return new ListenerDescriptor(stats.ioModel(), running, running ? server.port() : null,
 				PoolDescriptor.of(stats.pool()), routePools.isEmpty() ? null : routePools,
-				ConnectionsDescriptor.of(stats), AcceptQueueDescriptor.of(stats), ConfigDescriptor.of(server.config()));
+				ConnectionsDescriptor.of(stats), AcceptQueueDescriptor.of(stats), ErrorsDescriptor.of(stats),
+				ConfigDescriptor.of(server.config()));
 	}
 
 	/**
@@ -111,6 +114,27 @@ public record ListenerDescriptor(String ioModel, boolean running, Integer port, 
 
 		private static Long value(OptionalLong value) {
 			return value.isPresent() ? value.getAsLong() : null;
+		}
+
+	}
+
+	/**
+	 * What failed on the listener's own threads since it started.
+	 *
+	 * @param accept the failed {@code accept()} calls, by what ran out ({@code descriptors},
+	 * {@code buffers}, {@code memory}, {@code other}); after each the listener paused before
+	 * accepting again
+	 * @param fatal the {@link Error}s (out of memory, stack overflow) its threads caught, from
+	 * handlers or its own code: each closed the connection concerned, and the thread carried on
+	 */
+	public record ErrorsDescriptor(Map<String, Long> accept, long fatal) {
+
+		static ErrorsDescriptor of(ServerStats stats) {
+			Map<String, Long> accept = new LinkedHashMap<>();
+			for (AcceptError error : AcceptError.values()) {
+				accept.put(error.tag(), stats.acceptErrors(error));
+			}
+			return new ErrorsDescriptor(accept, stats.fatalErrors());
 		}
 
 	}

@@ -25,7 +25,8 @@ import org.springframework.context.annotation.Bean;
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
 				"dev.ariadne.autoconfigure.actuate.AriadneActuatorAutoConfiguration",
 				"dev.ariadne.autoconfigure.actuate.AriadneSheddingAutoConfiguration",
-				"dev.ariadne.autoconfigure.web.AriadneServletWebServerAutoConfiguration" })
+				"dev.ariadne.autoconfigure.web.AriadneServletWebServerAutoConfiguration",
+				"dev.ariadne.autoconfigure.web.AriadneReactiveWebServerAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, AriadneServer.class })
 @ConditionalOnBean(MeterRegistry.class)
 public final class AriadneMetricsAutoConfiguration {

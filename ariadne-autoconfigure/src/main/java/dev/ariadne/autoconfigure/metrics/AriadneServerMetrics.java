@@ -7,6 +7,7 @@ import java.util.function.ToDoubleFunction;
 
 import dev.ariadne.server.diagnosis.Cause;
 import dev.ariadne.server.diagnosis.Diagnosis;
+import dev.ariadne.server.stats.AcceptError;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.ServerStats;
@@ -51,6 +52,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 	static final String ACCEPT_QUEUE_CAPACITY = "ariadne.accept.queue.capacity";
 
 	static final String ACCEPT_QUEUE_OVERFLOWS = "ariadne.accept.queue.overflows";
+
+	static final String ACCEPT_ERRORS = "ariadne.accept.errors";
 
 	static final String CONNECTIONS_ACTIVE = "ariadne.connections.active";
 
@@ -129,6 +132,13 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 		gauge(registry, ACCEPT_QUEUE_CAPACITY,
 				"Effective accept-queue length: the smaller of accept-backlog and the kernel's somaxconn",
 				(stats) -> valueOrNaN(stats.acceptQueueCapacity()), this.tags);
+		for (AcceptError error : AcceptError.values()) {
+			register(FunctionCounter.builder(ACCEPT_ERRORS, this.stats, (stats) -> stats.acceptErrors(error))
+				.description("Failed accepts on the listening socket, by what ran out (descriptors, buffers, memory); "
+						+ "the listener pauses up to 1 s after each")
+				.tags(this.tags.and("reason", error.tag()))
+				.register(registry));
+		}
 		if (this.stats.acceptQueueOverflows().isPresent()) {
 			register(FunctionCounter
 				.builder(ACCEPT_QUEUE_OVERFLOWS, this.stats, (stats) -> valueOrNaN(stats.acceptQueueOverflows()))

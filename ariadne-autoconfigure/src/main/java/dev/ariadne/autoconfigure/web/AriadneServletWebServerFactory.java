@@ -1,79 +1,33 @@
 package dev.ariadne.autoconfigure.web;
 
-import java.io.File;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Set;
-import java.util.function.Function;
 
-import jakarta.servlet.http.HttpServletRequest;
-
-import dev.ariadne.autoconfigure.AriadneServers;
-import dev.ariadne.AriadneServer;
-import dev.ariadne.server.Middleware;
-import dev.ariadne.server.ServerConfig;
-import dev.ariadne.server.routing.FallbackPools;
-import dev.ariadne.server.routing.Route;
-import dev.ariadne.server.stats.RequestListener;
-import dev.ariadne.servlet.GzipCompressionFilter;
 import dev.ariadne.servlet.ServletDeployment;
 
 import org.springframework.boot.web.error.ErrorPage;
-import org.springframework.boot.web.server.AbstractConfigurableWebServerFactory;
-import org.springframework.boot.web.server.Compression;
 import org.springframework.boot.web.server.Cookie;
-import org.springframework.boot.web.server.Shutdown;
 import org.springframework.boot.web.server.WebServer;
-import org.springframework.boot.web.server.WebServerException;
 import org.springframework.boot.web.server.servlet.ConfigurableServletWebServerFactory;
 import org.springframework.boot.web.server.servlet.CookieSameSiteSupplier;
 import org.springframework.boot.web.server.servlet.ServletContextInitializers;
 import org.springframework.boot.web.server.servlet.ServletWebServerSettings;
 import org.springframework.boot.web.servlet.ServletContextInitializer;
-import org.springframework.util.unit.DataSize;
 
 /**
  * A {@link ConfigurableServletWebServerFactory} that serves a Spring servlet application
  * (Spring MVC, Spring Security, Actuator) with Ariadne: its servlet container on one Ariadne
  * listener, in the I/O model and with the pools of {@code ariadne.server.*}.
- * {@link Route} beans are served too, ahead of the servlet chain.
+ * {@link dev.ariadne.server.routing.Route} beans are served too, ahead of the servlet chain.
  *
  * <p>Boot's {@code server.*} properties are applied by Boot's own customizer, Ariadne's by
  * {@code AriadneServletWebServerAutoConfiguration}. A public top-level class with a public
  * no-argument constructor, since Boot's management child context creates one of its own for
  * {@code management.server.port}.
  */
-public class AriadneServletWebServerFactory extends AbstractConfigurableWebServerFactory
+public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFactory
 		implements ConfigurableServletWebServerFactory {
 
-	/** Listener name of the application's listener, its metrics {@code listener} tag. */
-	public static final String APPLICATION_LISTENER = "app";
-
 	private final ServletWebServerSettings settings = new ServletWebServerSettings();
-
-	private ServerConfig serverConfig = ServerConfig.defaults();
-
-	private String listenerName = APPLICATION_LISTENER;
-
-	private final List<Route> routes = new ArrayList<>();
-
-	private final List<Middleware> middleware = new ArrayList<>();
-
-	private final List<RequestListener> requestListeners = new ArrayList<>();
-
-	private FallbackPools fallbackPools = FallbackPools.DEFAULT;
-
-	private Function<HttpServletRequest, String> routeNamer = (request) -> null;
-
-	private Duration shutdownGracePeriod;
-
-	private AriadneServers servers;
-
-	private boolean diagnosis = true;
-
-	private String livePagePath;
 
 	/**
 	 * Creates a factory for port 8080 with Ariadne's defaults.
@@ -94,168 +48,27 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 		return this.settings;
 	}
 
-	/**
-	 * Returns the configuration of the listener, before the port and address of this factory
-	 * are applied to it.
-	 * @return the configuration
-	 */
-	public ServerConfig getServerConfig() {
-		return this.serverConfig;
-	}
-
-	/**
-	 * Sets the configuration of the listener (I/O model, pools, limits, timeouts). The port and
-	 * address of this factory ({@code server.port}, {@code server.address}) replace those of
-	 * the configuration.
-	 * @param serverConfig the configuration
-	 */
-	public void setServerConfig(ServerConfig serverConfig) {
-		this.serverConfig = Objects.requireNonNull(serverConfig, "serverConfig");
-	}
-
-	/**
-	 * Returns the listener's name.
-	 * @return {@code app} unless set
-	 */
-	public String getListenerName() {
-		return this.listenerName;
-	}
-
-	/**
-	 * Sets the listener's name: its metrics {@code listener} tag and its threads' names.
-	 * @param listenerName the name, {@code app} or {@code management}
-	 */
-	public void setListenerName(String listenerName) {
-		this.listenerName = Objects.requireNonNull(listenerName, "listenerName");
-	}
-
-	/**
-	 * Returns the routes served ahead of the servlet chain.
-	 * @return the mutable list of routes
-	 */
-	public List<Route> getRoutes() {
-		return this.routes;
-	}
-
-	/**
-	 * Returns the middleware that wraps the routes' handlers.
-	 * @return the mutable list of middleware
-	 */
-	public List<Middleware> getMiddleware() {
-		return this.middleware;
-	}
-
-	/**
-	 * Returns the listeners told about every finished exchange.
-	 * @return the mutable list of listeners
-	 */
-	public List<RequestListener> getRequestListeners() {
-		return this.requestListeners;
-	}
-
-	/**
-	 * Sets what picks the route pool of a servlet request.
-	 * @param fallbackPools the pool choice, applied to every request no route matches
-	 */
-	public void setFallbackPools(FallbackPools fallbackPools) {
-		this.fallbackPools = Objects.requireNonNull(fallbackPools, "fallbackPools");
-	}
-
-	/**
-	 * Sets what names the route of a servlet request for metrics (Spring MVC's best-matching
-	 * pattern); {@code null} from it leaves the container's own bounded value.
-	 * @param routeNamer the route namer
-	 */
-	public void setRouteNamer(Function<HttpServletRequest, String> routeNamer) {
-		this.routeNamer = Objects.requireNonNull(routeNamer, "routeNamer");
-	}
-
-	/**
-	 * Sets how long a graceful shutdown lets requests in flight finish; Spring's lifecycle
-	 * bounds it anyway with {@code spring.lifecycle.timeout-per-shutdown-phase}.
-	 * @param shutdownGracePeriod the grace period, or {@code null} for the configuration's
-	 */
-	public void setShutdownGracePeriod(Duration shutdownGracePeriod) {
-		this.shutdownGracePeriod = shutdownGracePeriod;
-	}
-
-	/**
-	 * Sets where the listener registers while it runs, for metrics, health and endpoints.
-	 * @param servers the registry, or {@code null}
-	 */
-	public void setServers(AriadneServers servers) {
-		this.servers = servers;
-	}
-
-	/**
-	 * Sets whether the listener runs its starvation diagnosis ({@code ariadne.server.diagnosis.enabled}).
-	 * @param diagnosis whether to diagnose
-	 */
-	public void setDiagnosis(boolean diagnosis) {
-		this.diagnosis = diagnosis;
-	}
-
-	/**
-	 * Sets the path of the {@code ariadne} endpoint's live page on this listener, which the
-	 * startup log line then points to.
-	 * @param livePagePath the path, for example {@code /actuator/ariadne/live}, or {@code null}
-	 */
-	public void setLivePagePath(String livePagePath) {
-		this.livePagePath = livePagePath;
+	@Override
+	public String getServletContextPath() {
+		return this.settings.getContextPath().toString();
 	}
 
 	@Override
 	public WebServer getWebServer(ServletContextInitializer... initializers) {
-		UnsupportedSettings.check(this);
-		ServletDeployment deployment = deployment(initializers);
-		try {
-			deployment.start();
-		}
-		catch (Exception ex) {
-			throw new WebServerException("Unable to start the servlet context of Ariadne's '" + this.listenerName
-					+ "' listener: " + ex.getMessage(), ex);
-		}
-		try {
-			ServerConfig config = this.serverConfig.toBuilder()
-				.name(this.listenerName)
-				.port(Math.max(getPort(), 0))
-				.address(getAddress())
-				.build();
-			AriadneServer.Builder server = AriadneServer.builder(config)
-				.diagnosis(this.diagnosis)
-				.routes(this.routes)
-				.fallback(deployment.handler(), this.fallbackPools);
-			this.middleware.forEach(server::middleware);
-			this.requestListeners.forEach(server::requestListener);
-			Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod
-					: config.shutdownGracePeriod();
-			return new AriadneWebServer(server.build(), deployment, getPort() >= 0,
-					getShutdown() == Shutdown.GRACEFUL, grace, this.servers, this.livePagePath);
-		}
-		catch (RuntimeException ex) {
-			deployment.stop();
-			throw ex;
-		}
+		return createWebServer(deployment(initializers));
 	}
 
 	private ServletDeployment deployment(ServletContextInitializer... initializers) {
 		ServletWebServerSettings settings = this.settings;
-		ServletDeployment.Builder deployment = ServletDeployment.builder()
-			.contextPath(settings.getContextPath().toString())
-			.serverInfo("Ariadne/" + AriadneServer.version())
-			.routeNamer(this.routeNamer)
-			.tempDirectory(createTempDir("ariadne").toPath());
+		ServletDeployment.Builder deployment = deploymentBuilder().contextPath(getServletContextPath());
 		if (settings.getDisplayName() != null) {
 			deployment.displayName(settings.getDisplayName());
 		}
 		if (settings.getSession().getTimeout() != null) {
 			deployment.sessionTimeout(settings.getSession().getTimeout());
 		}
-		ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
-		if (classLoader != null) {
-			deployment.classLoader(classLoader);
-		}
-		settings.getMimeMappings().forEach((mapping) -> deployment.mimeMapping(mapping.getExtension(), mapping.getMimeType()));
+		settings.getMimeMappings()
+			.forEach((mapping) -> deployment.mimeMapping(mapping.getExtension(), mapping.getMimeType()));
 		settings.getLocaleCharsetMappings().forEach(deployment::localeCharset);
 		for (ErrorPage page : getErrorPages()) {
 			if (page.isGlobal()) {
@@ -273,21 +86,7 @@ public class AriadneServletWebServerFactory extends AbstractConfigurableWebServe
 			deployment.cookieSameSite((cookie) -> sameSite(sameSite, cookie));
 		}
 		if (settings.getDocumentRoot() != null) {
-			File root = settings.getDocumentRoot();
-			deployment.documentRoot(root.toPath());
-		}
-		Compression compression = getCompression();
-		if (compression != null && compression.getEnabled()) {
-			DataSize minSize = compression.getMinResponseSize();
-			deployment.initializer(GzipCompressionFilter.initializer(new GzipCompressionFilter(
-					Set.of(compression.getMimeTypes()),
-					(compression.getExcludedUserAgents() != null) ? List.of(compression.getExcludedUserAgents())
-							: List.of(),
-					(minSize != null) ? (int) Math.min(Integer.MAX_VALUE, minSize.toBytes()) : 0)));
-		}
-		String serverHeader = getServerHeader();
-		if (serverHeader != null && !serverHeader.isBlank()) {
-			deployment.serverHeader(serverHeader);
+			deployment.documentRoot(settings.getDocumentRoot().toPath());
 		}
 		for (ServletContextInitializer initializer : ServletContextInitializers.from(settings, initializers)) {
 			deployment.initializer(initializer::onStartup);

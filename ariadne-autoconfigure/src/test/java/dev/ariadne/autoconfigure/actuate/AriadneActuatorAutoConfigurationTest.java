@@ -157,6 +157,10 @@ class AriadneActuatorAutoConfigurationTest {
 			assertThat(JsonPath.<Integer>read(body, "$.listeners.app.pool.max")).isEqualTo(200);
 			assertThat(JsonPath.<Map<String, Object>>read(body, "$.listeners.app.connections.rejected"))
 				.containsOnlyKeys("queue-full", "pool-full", "shutting-down");
+			assertThat(JsonPath.<Map<String, Object>>read(body, "$.listeners.app.errors.accept"))
+				.containsOnlyKeys("descriptors", "buffers", "memory", "other")
+				.containsValue(0);
+			assertThat(JsonPath.<Integer>read(body, "$.listeners.app.errors.fatal")).isZero();
 			assertThat(JsonPath.<String>read(body, "$.listeners.app.config.keepAlive.timeout")).isEqualTo("PT20S");
 			assertThat(JsonPath.<Integer>read(body, "$.listeners.app.config.threads.max")).isEqualTo(200);
 		});

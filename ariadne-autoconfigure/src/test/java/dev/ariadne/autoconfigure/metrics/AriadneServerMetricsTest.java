@@ -85,6 +85,13 @@ class AriadneServerMetricsTest {
 		assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_REJECTED).functionCounters()).extracting(
 				(counter) -> counter.getId().getTag("reason"))
 			.containsExactlyInAnyOrder("queue-full", "pool-full", "shutting-down");
+		assertThat(registry.get(AriadneServerMetrics.ACCEPT_ERRORS).functionCounters()).allSatisfy((counter) -> {
+			assertThat(counter.getId().getDescription()).isNotBlank();
+			assertThat(counter.getId().getBaseUnit()).isNull();
+			assertThat(counter.count()).isZero();
+		})
+			.extracting((counter) -> counter.getId().getTag("reason"))
+			.containsExactlyInAnyOrder("descriptors", "buffers", "memory", "other");
 		Meter info = registry.get(AriadneServerMetrics.SERVER_INFO).meter();
 		assertThat(info.getId().getTags()).contains(Tag.of("io_model", "blocking"), Tag.of("version", "1.2.3"),
 				Tag.of("listener", "app"));

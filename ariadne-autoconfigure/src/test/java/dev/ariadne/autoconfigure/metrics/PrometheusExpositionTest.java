@@ -40,7 +40,8 @@ class PrometheusExpositionTest {
 					"ariadne_pool_starvation")) {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
-			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected")) {
+			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected",
+					"ariadne_accept_errors")) {
 				assertThat(scrape).as(counter).contains("# TYPE " + counter + "_total counter\n");
 			}
 			assertThat(scrape).contains("# TYPE ariadne_requests_seconds histogram\n")
@@ -50,7 +51,8 @@ class PrometheusExpositionTest {
 				.contains("ariadne_pool_queue_wait_seconds_count{listener=\"app\",pool=\"default\"} 1")
 				.contains("ariadne_pool_threads_busy{listener=\"app\",pool=\"default\"}")
 				.contains("ariadne_server_info{io_model=\"event-loop\",listener=\"app\"")
-				.contains("ariadne_pool_starvation{cause=\"idle-keep-alive\",listener=\"app\",pool=\"default\"} 0.0");
+				.contains("ariadne_pool_starvation{cause=\"idle-keep-alive\",listener=\"app\",pool=\"default\"} 0.0")
+				.contains("ariadne_accept_errors_total{listener=\"app\",reason=\"descriptors\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n");
 			}

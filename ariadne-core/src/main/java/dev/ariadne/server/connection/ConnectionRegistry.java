@@ -16,7 +16,7 @@ import dev.ariadne.server.stats.RejectReason;
 /**
  * The open connections of one server and what is counted about them: the connection permits
  * ({@code max-connections}), the open, idle, accepted and refused counts, the accept failures,
- * and the shutdown state that every exchange consults. Graceful shutdown and the watchdog of
+ * the errors its threads survived, and the shutdown state that every exchange consults. Graceful shutdown and the watchdog of
  * the socket models walk the connections through it; the waiting they do is theirs.
  *
  * <p>Thread-safe. The counts are plain counters read on demand by the statistics.
@@ -36,6 +36,11 @@ public final class ConnectionRegistry {
 	private final LongAdder[] rejected = counters(RejectReason.values().length);
 
 	private final LongAdder[] acceptErrors = counters(AcceptError.values().length);
+
+	private final LongAdder fatalErrors = new LongAdder();
+
+	/** Told after each close; the acceptor's, to end a pause taken for want of descriptors. */
+	private volatile Runnable closeListener;
 
 	private volatile boolean shuttingDown;
 
@@ -96,7 +101,20 @@ public final class ConnectionRegistry {
 		if (this.connections.remove(connection)) {
 			this.open.decrementAndGet();
 			this.permits.release();
+			Runnable listener = this.closeListener;
+			if (listener != null) {
+				listener.run();
+			}
 		}
+	}
+
+	/**
+	 * Sets what is told each time a connection closes (and a descriptor comes free). It runs on
+	 * the thread that closed the connection, so it must be quick and never block.
+	 * @param listener the listener, or {@code null} for none
+	 */
+	public void onClose(Runnable listener) {
+		this.closeListener = listener;
 	}
 
 	/**
@@ -131,6 +149,14 @@ public final class ConnectionRegistry {
 	 */
 	public void acceptFailed(AcceptError error) {
 		this.acceptErrors[error.ordinal()].increment();
+	}
+
+	/**
+	 * Counts an {@link Error} (out of memory, stack overflow) that one of the server's threads
+	 * caught and survived, after closing the connection concerned.
+	 */
+	public void fatalError() {
+		this.fatalErrors.increment();
 	}
 
 	/**
@@ -173,6 +199,14 @@ public final class ConnectionRegistry {
 	 */
 	public long acceptErrors(AcceptError error) {
 		return this.acceptErrors[error.ordinal()].sum();
+	}
+
+	/**
+	 * Returns the errors the server's threads survived since start.
+	 * @return the count
+	 */
+	public long fatalErrors() {
+		return this.fatalErrors.sum();
 	}
 
 	// ---- shutdown

@@ -16,6 +16,7 @@ import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.Handler;
+import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
@@ -41,6 +42,8 @@ import dev.ariadne.server.stats.RequestEvent;
 public final class HttpExchange {
 
 	private static final Logger logger = System.getLogger(HttpExchange.class.getName());
+
+	private static final RateLimitedLogger handlerFailures = RateLimitedLogger.of(logger, "Handler failed");
 
 	/** Most bytes of an unread request body discarded to keep the connection; more closes it. */
 	static final long MAX_DRAIN = 64 * 1024;
@@ -221,7 +224,11 @@ public final class HttpExchange {
 			logger.log(Level.DEBUG, () -> "I/O failed during " + request, failure);
 		}
 		else {
-			logger.log(Level.WARNING, () -> "Handler failed for " + request, failure);
+			if (failure instanceof Error) {
+				// out of memory, a stack overflow: answered like any failure, and counted
+				this.context.registry().fatalError();
+			}
+			handlerFailures.log(() -> "Handler failed for " + request, failure);
 		}
 		if (response.committed()) {
 			// the head is on its way: the only honest signal left is an incomplete body

@@ -1,9 +1,9 @@
 package dev.ariadne.server.connection;
 
 import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.util.List;
 
+import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.stats.RequestEvent;
 import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.server.stats.RouteWork;
@@ -15,6 +15,8 @@ import dev.ariadne.server.stats.RouteWork;
 public final class RequestEvents {
 
 	private static final Logger logger = System.getLogger(RequestEvents.class.getName());
+
+	private static final RateLimitedLogger listenerFailures = RateLimitedLogger.of(logger, "Request listener failed");
 
 	private final RequestListener[] listeners;
 
@@ -79,8 +81,8 @@ public final class RequestEvents {
 	}
 
 	/**
-	 * Tells every listener about an answered request; a failing listener is logged and the
-	 * others are still told.
+	 * Tells every listener about an answered request; a failing listener is logged (rate-limited,
+	 * since it may fail for every request) and the others are still told.
 	 * @param event the exchange
 	 */
 	public void publish(RequestEvent event) {
@@ -89,7 +91,7 @@ public final class RequestEvents {
 				listener.onRequest(event);
 			}
 			catch (RuntimeException ex) {
-				logger.log(Level.WARNING, "Request listener failed", ex);
+				listenerFailures.log(() -> "Request listener " + listener + " failed", ex);
 			}
 		}
 	}

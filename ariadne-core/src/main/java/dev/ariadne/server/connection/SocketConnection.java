@@ -20,6 +20,7 @@ import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.RequestParser;
 import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
+import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
 import dev.ariadne.server.tls.PlaintextRequestException;
@@ -42,6 +43,9 @@ import dev.ariadne.server.tls.TlsSocket;
 public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	private static final Logger logger = System.getLogger(SocketConnection.class.getName());
+
+	private static final RateLimitedLogger connectionErrors = RateLimitedLogger.of(logger, Level.ERROR,
+			"Connection failed", RateLimitedLogger.DEFAULT_INTERVAL);
 
 	private static final int ACTIVE = 0;
 
@@ -132,9 +136,21 @@ public final class SocketConnection implements RequestSink, TrackedConnection {
 
 	/**
 	 * Serves the connection until it closes. Runs on the connection's thread; returns when the
-	 * connection is closed, whatever happened.
+	 * connection is closed, whatever happened: an {@link Error} in the server's code (out of
+	 * memory, say) closes the connection, is counted and logged, and the thread lives on.
 	 */
 	public void serve() {
+		try {
+			serveUntilClosed();
+		}
+		catch (Error ex) {
+			this.context.registry().fatalError();
+			connectionErrors.log(() -> "Connection from " + this.socket.getRemoteSocketAddress() + " failed; closed it",
+					ex);
+		}
+	}
+
+	private void serveUntilClosed() {
 		this.thread = Thread.currentThread();
 		try {
 			this.input = this.socket.getInputStream();

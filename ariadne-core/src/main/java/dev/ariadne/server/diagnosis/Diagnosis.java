@@ -115,7 +115,8 @@ public final class Diagnosis {
 			try {
 				evaluate();
 			}
-			catch (RuntimeException ex) {
+			catch (RuntimeException | Error ex) {
+				// out of memory, say: the next evaluation runs as usual
 				logger.log(Level.DEBUG, "Diagnosis evaluation failed", ex);
 			}
 			next += INTERVAL.toNanos();

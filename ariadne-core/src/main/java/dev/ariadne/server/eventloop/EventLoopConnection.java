@@ -288,6 +288,19 @@ final class EventLoopConnection implements TrackedConnection {
 	 * belong to this worker until it hands the connection back.
 	 */
 	private void runExchanges(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
+		try {
+			runAndComplete(head, body, start, dispatched, match);
+		}
+		catch (Throwable ex) {
+			// an Error in the server's own code (out of memory): the connection must not stay
+			// dispatched for ever; the selector closes it
+			this.out.discard();
+			this.out.release();
+			this.loop.workerFailed(ex, this::abandon);
+		}
+	}
+
+	private void runAndComplete(RequestHead head, RequestBody body, long start, long dispatched, RouteMatch match) {
 		boolean keep = this.exchange.run(head, body, start, System.nanoTime() - dispatched, match);
 		HttpParseException invalid = null;
 		for (int inline = 0; keep; inline++) {
@@ -542,6 +555,13 @@ final class EventLoopConnection implements TrackedConnection {
 		}
 		this.loop.forget(this);
 		this.context.registry().closed(this);
+	}
+
+	/** A worker failed with the connection and left it: closes it; selector thread. */
+	private void abandon() {
+		close();
+		// close() leaves the input to a worker that has the connection, and this one is done
+		this.reader.releaseInput();
 	}
 
 	@Override

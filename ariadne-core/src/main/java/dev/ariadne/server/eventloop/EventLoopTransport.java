@@ -44,7 +44,7 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 		this.loops = new SelectorLoop[count];
 		this.loopThreads = new Thread[count];
 		for (int i = 0; i < count; i++) {
-			this.loops[i] = new SelectorLoop(INPUT_BUFFER);
+			this.loops[i] = new SelectorLoop(INPUT_BUFFER, this.context.registry());
 			this.loopThreads[i] = Threads.named("ariadne-" + this.config.name() + "-selector-" + i, true)
 				.newThread(this.loops[i]);
 			this.loopThreads[i].start();

@@ -14,8 +14,12 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
+import dev.ariadne.server.RateLimitedLogger;
+import dev.ariadne.server.connection.ConnectionRegistry;
+import dev.ariadne.server.internal.Backoff;
 import dev.ariadne.server.internal.BufferPool;
 
 /**
@@ -25,10 +29,25 @@ import dev.ariadne.server.internal.BufferPool;
  *
  * <p>Only this thread touches its selection keys. Other threads submit a task with
  * {@link #execute}, which wakes the selector only when it is blocked in {@code select}.
+ *
+ * <p>Nothing ends the loop but {@link #stop()}: a connection callback that fails, with an
+ * exception or an {@link Error} (out of memory), closes that connection; a task that fails is
+ * dropped; a failure of the loop's own work (select, the timeouts) is followed by a pause that
+ * grows with each failure in a row (10 ms to 1 s), so that the loop does not spin while memory
+ * is short. Errors are counted ({@link ConnectionRegistry#fatalError()}) and every failure is
+ * logged, rate-limited.
  */
 final class SelectorLoop implements Runnable {
 
 	private static final Logger logger = System.getLogger(SelectorLoop.class.getName());
+
+	private static final RateLimitedLogger callbackFailures = RateLimitedLogger.of(logger,
+			"Connection callback failed");
+
+	private static final RateLimitedLogger taskFailures = RateLimitedLogger.of(logger, "Selector task failed");
+
+	private static final RateLimitedLogger loopFailures = RateLimitedLogger.of(logger, Level.ERROR,
+			"Selector loop failed", RateLimitedLogger.DEFAULT_INTERVAL);
 
 	private static final long TICK_MILLIS = 200;
 
@@ -45,6 +64,13 @@ final class SelectorLoop implements Runnable {
 	private final List<EventLoopConnection> due = new ArrayList<>();
 
 	private final BufferPool buffers;
+
+	private final ConnectionRegistry registry;
+
+	/** Pauses after failures of the loop's own work in a row; this thread only. */
+	private final Backoff backoff = new Backoff(10, 1000);
+
+	private volatile Thread thread;
 
 	private final ByteBuffer scratch = ByteBuffer.allocate(8192);
 
@@ -67,9 +93,10 @@ final class SelectorLoop implements Runnable {
 
 	private volatile boolean closeIdle;
 
-	SelectorLoop(int bufferSize) throws IOException {
+	SelectorLoop(int bufferSize, ConnectionRegistry registry) throws IOException {
 		this.selector = Selector.open();
 		this.buffers = new BufferPool(bufferSize, 256);
+		this.registry = registry;
 	}
 
 	Selector selector() {
@@ -155,32 +182,27 @@ final class SelectorLoop implements Runnable {
 	void stop() {
 		this.running = false;
 		this.selector.wakeup();
+		Thread thread = this.thread;
+		if (thread != null) {
+			// it may be pausing after a failure
+			LockSupport.unpark(thread);
+		}
 	}
 
 	@Override
 	public void run() {
+		this.thread = Thread.currentThread();
 		long nextTick = System.nanoTime() + TICK_MILLIS * 1_000_000;
 		try {
 			while (this.running) {
-				this.clockStale = true;
-				runTasks();
-				this.selecting.set(true);
-				if (!this.tasks.isEmpty()) {
-					this.selecting.set(false);
-					continue;
+				try {
+					nextTick = runOnce(nextTick);
+					this.backoff.reset();
 				}
-				this.clockStale = true;
-				this.selector.select(this.onSelected, TICK_MILLIS);
-				this.selecting.set(false);
-				long now = now();
-				if (now - nextTick >= 0) {
-					nextTick = now + TICK_MILLIS * 1_000_000;
-					tick(now);
+				catch (Throwable ex) {
+					survive(ex);
 				}
 			}
-		}
-		catch (IOException | RuntimeException ex) {
-			logger.log(Level.ERROR, "Selector loop failed", ex);
 		}
 		finally {
 			runTasks();
@@ -196,15 +218,90 @@ final class SelectorLoop implements Runnable {
 		}
 	}
 
+	/**
+	 * One pass of the loop: the submitted tasks, one select and its callbacks, and the timeouts
+	 * when they are due.
+	 * @return when the timeouts are due next
+	 */
+	private long runOnce(long nextTick) throws IOException {
+		this.clockStale = true;
+		runTasks();
+		this.selecting.set(true);
+		if (!this.tasks.isEmpty()) {
+			this.selecting.set(false);
+			return nextTick;
+		}
+		this.clockStale = true;
+		this.selector.select(this.onSelected, TICK_MILLIS);
+		this.selecting.set(false);
+		long now = now();
+		if (now - nextTick >= 0) {
+			tick(now);
+			return now + TICK_MILLIS * 1_000_000;
+		}
+		return nextTick;
+	}
+
+	/**
+	 * The loop's own work failed: counts an {@link Error}, pauses (which needs no memory), then
+	 * logs, and the loop carries on.
+	 */
+	private void survive(Throwable failure) {
+		this.selecting.set(false);
+		if (failure instanceof Error) {
+			this.registry.fatalError();
+		}
+		long deadline = System.nanoTime() + this.backoff.next();
+		long left;
+		while (this.running && (left = deadline - System.nanoTime()) > 0) {
+			LockSupport.parkNanos(this, left);
+		}
+		try {
+			loopFailures.log("Selector loop failed; carrying on", failure);
+		}
+		catch (Throwable ex) {
+			// still short of memory: the count says it happened
+		}
+	}
+
 	private void onSelected(SelectionKey key) {
 		EventLoopConnection connection = (EventLoopConnection) key.attachment();
 		try {
 			connection.onSelected(key);
 		}
-		catch (RuntimeException ex) {
-			logger.log(Level.WARNING, "Connection callback failed; closing the connection", ex);
+		catch (Throwable ex) {
+			failed(key, connection, ex);
+		}
+	}
+
+	/** A connection's callback failed: the connection is closed, and the loop goes on. */
+	private void failed(SelectionKey key, EventLoopConnection connection, Throwable failure) {
+		if (failure instanceof Error) {
+			this.registry.fatalError();
+		}
+		try {
 			connection.close();
 		}
+		catch (Throwable ex) {
+			// closing failed too (out of memory): at least stop selecting it
+			key.cancel();
+		}
+		callbackFailures.log("Connection callback failed; closed the connection", failure);
+	}
+
+	/**
+	 * A worker failed with one of this loop's connections outside any handler (the exchange
+	 * handles the handler's failures): counts an {@link Error}, logs, and runs the connection's
+	 * clean-up on this loop. Any thread.
+	 * @param failure what the worker caught
+	 * @param cleanUp closes the connection; runs on this loop
+	 */
+	void workerFailed(Throwable failure, Runnable cleanUp) {
+		if (failure instanceof Error) {
+			this.registry.fatalError();
+		}
+		execute(cleanUp);
+		callbackFailures.log("Exchange failed on a worker; closed the connection", failure);
 	}
 
 	private void runTasks() {
@@ -213,8 +310,11 @@ final class SelectorLoop implements Runnable {
 			try {
 				task.run();
 			}
-			catch (RuntimeException ex) {
-				logger.log(Level.WARNING, "Selector task failed", ex);
+			catch (Throwable ex) {
+				if (ex instanceof Error) {
+					this.registry.fatalError();
+				}
+				taskFailures.log("Selector task failed", ex);
 			}
 		}
 	}

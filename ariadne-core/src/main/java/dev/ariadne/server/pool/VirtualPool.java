@@ -1,5 +1,7 @@
 package dev.ariadne.server.pool;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -9,11 +11,18 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.ariadne.server.RateLimitedLogger;
+
 /**
  * A pool that runs each task on a new virtual thread, at most {@code maxWorkers} at once, with
  * at most {@code queueCapacity} tasks waiting for a turn.
  */
 public final class VirtualPool implements TaskPool {
+
+	private static final Logger logger = System.getLogger(VirtualPool.class.getName());
+
+	private static final RateLimitedLogger taskFailures = RateLimitedLogger.of(logger, Level.ERROR,
+			"Pool task failed", RateLimitedLogger.DEFAULT_INTERVAL);
 
 	private final String name;
 
@@ -91,6 +100,11 @@ public final class VirtualPool implements TaskPool {
 			}
 			try {
 				task.run();
+			}
+			catch (Throwable ex) {
+				// the server's own tasks handle their failures; anything else is logged, not
+				// printed for every task by the default uncaught-exception handler
+				taskFailures.log(() -> "A task of pool '" + this.name + "' failed", ex);
 			}
 			finally {
 				this.threads.remove(current);

@@ -1,5 +1,7 @@
 package dev.ariadne.server.pool;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+
+import dev.ariadne.server.RateLimitedLogger;
 
 /**
  * A bounded pool of platform worker threads with a bounded queue. It grows to its maximum
@@ -26,6 +30,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * the next one only if more than one task is waiting when it arrives.
  */
 public final class WorkerPool implements TaskPool {
+
+	private static final Logger logger = System.getLogger(WorkerPool.class.getName());
+
+	private static final RateLimitedLogger taskFailures = RateLimitedLogger.of(logger, Level.ERROR,
+			"Pool task failed", RateLimitedLogger.DEFAULT_INTERVAL);
 
 	static final long KEEP_ALIVE_SECONDS = 60;
 
@@ -439,13 +448,32 @@ public final class WorkerPool implements TaskPool {
 						task.run();
 					}
 					catch (Throwable ex) {
-						// the worker lives on; the failure goes where an uncaught one would
-						this.thread.getUncaughtExceptionHandler().uncaughtException(this.thread, ex);
+						failed(ex);
 					}
 				}
 			}
 			finally {
 				exited(this);
+			}
+		}
+
+		/**
+		 * A task let a failure escape (the server's own tasks handle theirs): the worker lives
+		 * on. The failure goes to the thread's own uncaught-exception handler if it has one,
+		 * else to the log, rate-limited, since it may repeat for every task.
+		 */
+		private void failed(Throwable failure) {
+			Thread.UncaughtExceptionHandler handler = this.thread.getUncaughtExceptionHandler();
+			try {
+				if (handler != this.thread.getThreadGroup()) {
+					handler.uncaughtException(this.thread, failure);
+				}
+				else {
+					taskFailures.log(() -> "A task of pool '" + WorkerPool.this.name + "' failed", failure);
+				}
+			}
+			catch (Throwable ex) {
+				// out of memory while reporting it: the worker still lives on
 			}
 		}
 

@@ -73,11 +73,25 @@ public interface ServerStats {
 
 	/**
 	 * Returns how often {@code accept()} failed on the listening socket since start, for one
-	 * cause. The acceptor gives back the connection permit and goes on accepting after each.
+	 * cause, in every model. After each failure the acceptor gives back the connection permit
+	 * and pauses before it accepts again, 10 ms after the first failure in a row, doubling to
+	 * at most 1 s, and less when one of the server's connections closes meanwhile (a descriptor
+	 * came free); meanwhile clients wait in the kernel's accept queue.
 	 * @param error the cause
 	 * @return the count
 	 */
 	long acceptErrors(AcceptError error);
+
+	/**
+	 * Returns how many {@link Error}s (out of memory, stack overflow, ...) the server's own
+	 * threads caught since start, in every model: thrown by a handler (answered 500, after which
+	 * the connection closes), or by the server's code on an acceptor, selector, worker or
+	 * connection thread (the connection concerned is closed). In each case the thread carried
+	 * on, so the server keeps serving; a count that grows says the process is short of memory
+	 * or a handler recurses without end.
+	 * @return the count
+	 */
+	long fatalErrors();
 
 	/**
 	 * Returns the connections waiting in the kernel's accept queue of the listening socket now,

@@ -1,5 +1,9 @@
 package dev.ariadne.server.transport;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+
+import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionRegistry;
 
@@ -9,9 +13,15 @@ import dev.ariadne.server.connection.ConnectionRegistry;
  * that a connection waiting for its next request blocks in a plain read, without a socket
  * timeout. Ticks at a tenth of the shorter of the header and keep-alive timeouts, within
  * 10-250 ms, so a timeout fires at most that late. Runs on a daemon thread of its own until
- * the server shuts down and its last connection is gone.
+ * the server shuts down and its last connection is gone; a tick that fails (out of memory) is
+ * counted and logged, and the next one runs as usual.
  */
 final class Watchdog implements Runnable {
+
+	private static final Logger logger = System.getLogger(Watchdog.class.getName());
+
+	private static final RateLimitedLogger tickFailures = RateLimitedLogger.of(logger, Level.ERROR,
+			"Watchdog tick failed", RateLimitedLogger.DEFAULT_INTERVAL);
 
 	/** The longest tick: how late, at most, an idle or stalled connection closes. */
 	private static final long MAX_TICK_MILLIS = 250;
@@ -52,7 +62,15 @@ final class Watchdog implements Runnable {
 			catch (InterruptedException ex) {
 				return;
 			}
-			this.registry.closeExpired(System.nanoTime(), this.writeTimeoutNanos);
+			try {
+				this.registry.closeExpired(System.nanoTime(), this.writeTimeoutNanos);
+			}
+			catch (Throwable ex) {
+				if (ex instanceof Error) {
+					this.registry.fatalError();
+				}
+				tickFailures.log("Closing expired connections failed; trying again at the next tick", ex);
+			}
 		}
 	}
 

@@ -149,6 +149,11 @@ class DiagnosisTest {
 		}
 
 		@Override
+		public long fatalErrors() {
+			return 0;
+		}
+
+		@Override
 		public String name() {
 			return "default";
 		}

@@ -32,7 +32,7 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Applies {@code ariadne.server.*} to the {@link AriadneServletWebServerFactory} of a servlet
+ * Applies {@code ariadne.server.*} to Ariadne's web-server factory of a servlet or reactive
  * application, after Boot's own customizer has applied {@code server.*}.
  *
  * <p>Where the two overlap, {@code server.*} decides, as it does for Tomcat and Jetty, and the
@@ -49,15 +49,21 @@ import org.springframework.util.unit.DataSize;
  * {@code spring.threads.virtual.enabled=true} selects {@code virtual-threads} unless
  * {@code ariadne.server.io-model} is set.
  */
-final class AriadneServletWebServerFactoryCustomizer
-		implements WebServerFactoryCustomizer<AriadneServletWebServerFactory>, Ordered {
+final class AriadneWebServerFactoryCustomizer
+		implements WebServerFactoryCustomizer<AbstractAriadneWebServerFactory>, Ordered {
 
 	/** Runs after Boot's {@code server.*} customizers (order 0). */
 	static final int ORDER = 10;
 
-	private static final Log logger = LogFactory.getLog(AriadneServletWebServerFactoryCustomizer.class);
+	private static final Log logger = LogFactory.getLog(AriadneWebServerFactoryCustomizer.class);
 
 	private static final String BEST_MATCHING_PATTERN = "org.springframework.web.servlet.HandlerMapping.bestMatchingPattern";
+
+	/**
+	 * Request attribute carrying the route of a WebFlux request (its best-matching pattern),
+	 * set by {@link ReactiveRouteAttributeFilter} on the servlet request under the exchange.
+	 */
+	static final String REACTIVE_ROUTE = "dev.ariadne.autoconfigure.web.route";
 
 	/** Listener name of Actuator's listener in Boot's management child context. */
 	static final String MANAGEMENT_LISTENER = "management";
@@ -88,7 +94,7 @@ final class AriadneServletWebServerFactoryCustomizer
 	 * @param settings the routes, middleware, listeners and customizers of the application
 	 * @param servers the registry of running listeners
 	 */
-	AriadneServletWebServerFactoryCustomizer(ApplicationContext context, Environment environment,
+	AriadneWebServerFactoryCustomizer(ApplicationContext context, Environment environment,
 			AriadneServerProperties properties, AriadneServerSettings settings, AriadneServers servers) {
 		this.management = WebServerApplicationContext.hasServerNamespace(context, MANAGEMENT_LISTENER);
 		this.context = context;
@@ -104,7 +110,7 @@ final class AriadneServletWebServerFactoryCustomizer
 	}
 
 	@Override
-	public void customize(AriadneServletWebServerFactory factory) {
+	public void customize(AbstractAriadneWebServerFactory factory) {
 		factory.setServers(this.servers);
 		factory.setShutdownGracePeriod(gracePeriod());
 		factory.setDiagnosis(this.properties.getDiagnosis().isEnabled());
@@ -120,7 +126,7 @@ final class AriadneServletWebServerFactoryCustomizer
 		selectVirtualThreads(builder);
 		reconcileMaxHeaderSize(builder, config);
 		factory.setServerConfig(builder.build());
-		factory.setListenerName(AriadneServletWebServerFactory.APPLICATION_LISTENER);
+		factory.setListenerName(AbstractAriadneWebServerFactory.APPLICATION_LISTENER);
 		List<Route> routes = this.settings.routes(this.properties, true);
 		factory.getRoutes().addAll(routes);
 		factory.getMiddleware().addAll(this.settings.middleware());
@@ -131,8 +137,8 @@ final class AriadneServletWebServerFactoryCustomizer
 				pools.put(key, route.getPool());
 			}
 		});
-		ServletRoutePools servletPools = new ServletRoutePools(pools, config.pools().keySet(),
-				factory.getSettings().getContextPath().toString());
+		PathPatternPools servletPools = new PathPatternPools(pools, config.pools().keySet(),
+				factory.getServletContextPath());
 		if (!servletPools.isEmpty()) {
 			factory.setFallbackPools(servletPools);
 		}
@@ -144,7 +150,7 @@ final class AriadneServletWebServerFactoryCustomizer
 	 * it gets an event loop with a small pool of its own, no routes, and the request
 	 * listeners (metrics).
 	 */
-	private void customizeManagement(AriadneServletWebServerFactory factory) {
+	private void customizeManagement(AbstractAriadneWebServerFactory factory) {
 		factory.setListenerName(MANAGEMENT_LISTENER);
 		factory.setServerConfig(ServerConfig.builder()
 			.name(MANAGEMENT_LISTENER)
@@ -161,7 +167,7 @@ final class AriadneServletWebServerFactoryCustomizer
 	 * listener when there is one, else on the application's, when the endpoint exists and the
 	 * diagnosis runs.
 	 */
-	private String livePagePath(AriadneServletWebServerFactory factory) {
+	private String livePagePath(AbstractAriadneWebServerFactory factory) {
 		ApplicationContext root = (this.management && this.context.getParent() != null) ? this.context.getParent()
 				: this.context;
 		Integer managementPort = bind("management.server.port", Integer.class);
@@ -171,7 +177,7 @@ final class AriadneServletWebServerFactoryCustomizer
 			return null;
 		}
 		String prefix = this.management ? environmentValue("management.server.base-path", "")
-				: factory.getSettings().getContextPath().toString();
+				: factory.getServletContextPath();
 		String basePath = environmentValue("management.endpoints.web.base-path", "/actuator");
 		String mapping = environmentValue("management.endpoints.web.path-mapping.ariadne", "ariadne");
 		return trimSlash(prefix) + basePath + "/" + mapping + "/live";
@@ -186,7 +192,7 @@ final class AriadneServletWebServerFactoryCustomizer
 		return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
 	}
 
-	private void reconcilePort(AriadneServletWebServerFactory factory) {
+	private void reconcilePort(AbstractAriadneWebServerFactory factory) {
 		Integer serverPort = bind("server.port", Integer.class);
 		Integer ariadnePort = bind("ariadne.server.port", Integer.class);
 		if (ariadnePort == null) {
@@ -200,7 +206,7 @@ final class AriadneServletWebServerFactoryCustomizer
 		}
 	}
 
-	private void reconcileAddress(AriadneServletWebServerFactory factory) {
+	private void reconcileAddress(AbstractAriadneWebServerFactory factory) {
 		InetAddress serverAddress = bind("server.address", InetAddress.class);
 		InetAddress ariadneAddress = bind("ariadne.server.address", InetAddress.class);
 		if (ariadneAddress == null) {
@@ -253,11 +259,12 @@ final class AriadneServletWebServerFactoryCustomizer
 	}
 
 	private Function<HttpServletRequest, String> routeNamer() {
-		if (!ClassUtils.isPresent("org.springframework.web.servlet.HandlerMapping", getClass().getClassLoader())) {
-			return (request) -> null;
-		}
+		boolean mvc = ClassUtils.isPresent("org.springframework.web.servlet.HandlerMapping", getClass().getClassLoader());
 		return (request) -> {
-			Object pattern = request.getAttribute(BEST_MATCHING_PATTERN);
+			Object pattern = mvc ? request.getAttribute(BEST_MATCHING_PATTERN) : null;
+			if (pattern == null) {
+				pattern = request.getAttribute(REACTIVE_ROUTE);
+			}
 			return (pattern != null) ? pattern.toString() : null;
 		};
 	}
@@ -268,7 +275,7 @@ final class AriadneServletWebServerFactoryCustomizer
 
 	private static void warnConflict(String serverName, Object serverValue, String ariadneName, Object ariadneValue) {
 		logger.warn(serverName + "=" + serverValue + " and " + ariadneName + "=" + ariadneValue
-				+ " are both set; in a servlet application " + serverName + " decides, so " + ariadneName
+				+ " are both set; in a servlet or reactive application " + serverName + " decides, so " + ariadneName
 				+ " is ignored");
 	}
 

@@ -17,7 +17,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
 /**
- * Picks the route pool of a servlet request from {@code ariadne.server.routes."[pattern]".pool}:
+ * Picks the route pool of a Spring MVC or WebFlux request from {@code ariadne.server.routes."[pattern]".pool}:
  * each key is a Spring path pattern ({@code /api/compute}, {@code /api/reports/**},
  * {@code /api/user/{id}}) matched against the request path within the application (the context
  * path removed), the most specific pattern first, as Spring MVC ranks its mappings.
@@ -26,7 +26,7 @@ import org.springframework.web.util.pattern.PatternParseException;
  * {@code event-loop} model: literal patterns are one hash lookup; the others parse the path
  * once and are tried in order.
  */
-final class ServletRoutePools implements FallbackPools {
+final class PathPatternPools implements FallbackPools {
 
 	private final String contextPath;
 
@@ -42,7 +42,7 @@ final class ServletRoutePools implements FallbackPools {
 	 * @throws InvalidConfigurationPropertyValueException if a pattern does not parse or names an
 	 * unknown pool
 	 */
-	ServletRoutePools(Map<String, String> routes, Set<String> pools, String contextPath) {
+	PathPatternPools(Map<String, String> routes, Set<String> pools, String contextPath) {
 		this.contextPath = contextPath;
 		PathPatternParser parser = PathPatternParser.defaultInstance;
 		routes.forEach((key, pool) -> {
