@@ -115,6 +115,7 @@ final class AriadneWebServerFactoryCustomizer
 		factory.setShutdownGracePeriod(gracePeriod());
 		factory.setDiagnosis(this.properties.getDiagnosis().isEnabled());
 		factory.setLivePagePath(livePagePath(factory));
+		factory.setTlsHandshakeTimeout(this.properties.getSsl().getHandshakeTimeout());
 		if (this.management) {
 			customizeManagement(factory);
 			return;
