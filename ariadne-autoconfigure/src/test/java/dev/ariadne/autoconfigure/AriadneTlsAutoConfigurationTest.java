@@ -51,8 +51,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AriadneTlsAutoConfigurationTest {
 
-	private static final String PASSWORD = "test-only";
-
 	@TempDir
 	static Path directory;
 
@@ -70,12 +68,12 @@ class AriadneTlsAutoConfigurationTest {
 
 	@BeforeAll
 	static void generate() throws Exception {
-		first = keyStore("first");
-		renewed = keyStore("renewed");
+		first = TestKeyStores.generate(directory, "first");
+		renewed = TestKeyStores.generate(directory, "renewed");
 		KeyStore trusted = KeyStore.getInstance("PKCS12");
 		trusted.load(null, null);
-		trusted.setCertificateEntry("first", load(first).getCertificate("server"));
-		trusted.setCertificateEntry("renewed", load(renewed).getCertificate("server"));
+		trusted.setCertificateEntry("first", TestKeyStores.load(first).getCertificate("server"));
+		trusted.setCertificateEntry("renewed", TestKeyStores.load(renewed).getCertificate("server"));
 		TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
 		trust.init(trusted);
 		client = SSLContext.getInstance("TLS");
@@ -184,7 +182,8 @@ class AriadneTlsAutoConfigurationTest {
 
 	private static String[] bundle(String name, Path store, boolean reload) {
 		String prefix = "spring.ssl.bundle.jks." + name + ".";
-		return new String[] { prefix + "keystore.location=file:" + store, prefix + "keystore.password=" + PASSWORD,
+		return new String[] { prefix + "keystore.location=file:" + store,
+				prefix + "keystore.password=" + TestKeyStores.PASSWORD,
 				prefix + "keystore.type=PKCS12", prefix + "reload-on-update=" + reload,
 				"ariadne.server.ssl.bundle=" + name };
 	}
@@ -220,28 +219,6 @@ class AriadneTlsAutoConfigurationTest {
 		int at = lower.indexOf("content-length:");
 		int length = Integer.parseInt(lower.substring(at + 15, lower.indexOf('\r', at)).trim());
 		return new String(in.readNBytes(length), StandardCharsets.UTF_8);
-	}
-
-	private static Path keyStore(String name) throws Exception {
-		Path store = directory.resolve(name + ".p12");
-		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-				"-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
-				"-ext", "san=dns:localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(),
-				"-storepass", PASSWORD)
-			.redirectErrorStream(true)
-			.start();
-		String output = new String(process.getInputStream().readAllBytes());
-		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-		assertThat(process.exitValue()).as(output).isZero();
-		return store;
-	}
-
-	private static KeyStore load(Path path) throws Exception {
-		KeyStore store = KeyStore.getInstance("PKCS12");
-		try (InputStream in = Files.newInputStream(path)) {
-			store.load(in, PASSWORD.toCharArray());
-		}
-		return store;
 	}
 
 }
