@@ -50,7 +50,7 @@ class TlsLoadIT {
 
 	private static final int STALLED = 1000;
 
-	private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(6);
+	private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
 	private final List<Socket> stalled = new ArrayList<>();
 
