@@ -29,7 +29,7 @@ public class WebFluxApplication {
 
 	@GetMapping("/connection")
 	Mono<String> connection(ServerHttpRequest request) {
-		return Mono.just(request.getURI().getScheme() + " ssl=" + (request.getSslInfo() != null));
+		return Mono.just(request.getURI().getScheme());
 	}
 
 	@Bean
