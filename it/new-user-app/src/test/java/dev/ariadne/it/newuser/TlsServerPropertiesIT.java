@@ -28,6 +28,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -132,6 +133,15 @@ class TlsServerPropertiesIT {
 		String output = new String(curl.getInputStream().readAllBytes());
 		assertThat(curl.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(output).isEqualTo("{\"greeting\":\"Hello, Ada!\"} 200");
+	}
+
+	@Test
+	void refusesTheRouteApplicationsBundlePropertyNamingBootsOwn() {
+		assertThatException()
+			.isThrownBy(() -> SpringApplication.run(NewUserApplication.class, "--server.port=0",
+					"--ariadne.server.ssl.bundle=web").close())
+			.withStackTraceContaining("ariadne.server.ssl.bundle")
+			.withStackTraceContaining("server.ssl.bundle=web");
 	}
 
 	private static HttpResponse<String> get(HttpClient client, String path, int port)
