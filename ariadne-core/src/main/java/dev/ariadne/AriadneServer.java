@@ -29,6 +29,7 @@ import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.Router;
 import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
 
 /**
@@ -60,6 +61,8 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final Transport transport;
 
+	private final TlsEndpoint tls;
+
 	private final ServerStats stats;
 
 	private final Diagnosis diagnosis;
@@ -82,8 +85,10 @@ public final class AriadneServer implements AutoCloseable {
 		RoutePools routePools = new RoutePools(config);
 		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
 		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events);
+		this.tls = context.tls();
 		this.transport = Transports.create(context);
-		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget());
+		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget(),
+				this.tls);
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
 	}
 
@@ -304,11 +309,12 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the pooled buffers the transport's connections hold, for leak checks in tests.
+	 * Returns the pooled buffers the connections hold (the transport's and TLS's), for leak
+	 * checks in tests.
 	 * @return the borrowed buffers, 0 for the models that pool none
 	 */
 	int borrowedBuffers() {
-		return this.transport.borrowedBuffers();
+		return this.transport.borrowedBuffers() + ((this.tls != null) ? this.tls.borrowedBuffers() : 0);
 	}
 
 	@Override

@@ -11,11 +11,14 @@ import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.connection.RequestEvents;
 import dev.ariadne.server.pool.RoutePools;
 import dev.ariadne.server.stats.AcceptError;
+import dev.ariadne.server.stats.HandshakeOutcome;
 import dev.ariadne.server.stats.AcceptQueueProbe;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RouteWork;
 import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.stats.TlsProtocol;
+import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
 
 /**
@@ -36,14 +39,17 @@ final class StatsView implements ServerStats {
 
 	private final BufferBudget budget;
 
+	private final TlsEndpoint tls;
+
 	StatsView(ServerConfig config, ConnectionRegistry registry, RoutePools routePools, Transport transport,
-			RequestEvents events, BufferBudget budget) {
+			RequestEvents events, BufferBudget budget, TlsEndpoint tls) {
 		this.config = config;
 		this.registry = registry;
 		this.routePools = routePools;
 		this.transport = transport;
 		this.events = events;
 		this.budget = budget;
+		this.tls = tls;
 	}
 
 	@Override
@@ -129,6 +135,21 @@ final class StatsView implements ServerStats {
 	@Override
 	public long buffersBudget() {
 		return this.budget.limit();
+	}
+
+	@Override
+	public boolean tls() {
+		return this.tls != null;
+	}
+
+	@Override
+	public long tlsHandshakes(HandshakeOutcome outcome, TlsProtocol protocol) {
+		return (this.tls != null) ? this.tls.handshakes(outcome, protocol) : 0;
+	}
+
+	@Override
+	public long tlsHandshakeNanos(HandshakeOutcome outcome, TlsProtocol protocol) {
+		return (this.tls != null) ? this.tls.handshakeNanos(outcome, protocol) : 0;
 	}
 
 	@Override

@@ -31,6 +31,7 @@ import dev.ariadne.RawClient.IncompleteResponseException;
 import dev.ariadne.RawResponse.Framing;
 import dev.ariadne.server.Request;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.TlsConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -80,11 +81,35 @@ public abstract class AbstractProtocolIT {
 
 	private AriadneServer server;
 
+	private RawClient.Layer layer;
+
 	/**
 	 * Returns the I/O model under test.
 	 * @return the model
 	 */
 	abstract IoModel ioModel();
+
+	/**
+	 * Returns whether the suite runs over TLS: the servers terminate TLS with a certificate for
+	 * {@code localhost}, and the clients speak TLS 1.3 or 1.2 over their sockets, with the same
+	 * requests and the same expected answers as over plaintext.
+	 * @return whether to speak TLS
+	 */
+	boolean tls() {
+		return false;
+	}
+
+	/**
+	 * Returns what the suite's clients speak through over their sockets.
+	 * @return the layer
+	 */
+	private RawClient.Layer layer() {
+		if (this.layer == null) {
+			this.layer = tls() ? RawClient.Layer.tls(TestCertificates.get().clientContext(), "localhost")
+					: RawClient.Layer.PLAIN;
+		}
+		return this.layer;
+	}
 
 	@BeforeAll
 	void startSharedServer() {
@@ -605,7 +630,7 @@ public abstract class AbstractProtocolIT {
 			for (int c = 0; c < clientCount; c++) {
 				int id = c;
 				results.add(threads.submit(() -> {
-					try (RawClient client = RawClient.connect(this.server.port(), Duration.ofSeconds(30))) {
+					try (RawClient client = RawClient.connect(this.server.port(), Duration.ofSeconds(30), layer())) {
 						connected.countDown();
 						go.await();
 						for (int r = 0; r < requestsEach; r++) {
@@ -650,7 +675,8 @@ public abstract class AbstractProtocolIT {
 			.acceptBacklog(512)
 			.keepAliveReleaseThreshold(1.0)
 			.limits(LIMITS)
-			.shutdownGracePeriod(Duration.ofSeconds(1));
+			.shutdownGracePeriod(Duration.ofSeconds(1))
+			.tls(tls() ? TlsConfig.of(TestCertificates.get().serverContext(TestCertificates.LOCALHOST)) : null);
 	}
 
 	private AriadneServer start(ServerConfig.Builder config) {
@@ -678,7 +704,7 @@ public abstract class AbstractProtocolIT {
 	}
 
 	RawClient connect(AriadneServer target) throws IOException {
-		RawClient client = RawClient.connect(target.port());
+		RawClient client = RawClient.connect(target.port(), RawClient.READ_TIMEOUT, layer());
 		this.clients.add(client);
 		return client;
 	}

@@ -45,6 +45,11 @@ class PackageRulesTest {
 
 	private static final String DIAGNOSIS = "dev.ariadne.server.diagnosis..";
 
+	private static final String TLS = "dev.ariadne.server.tls..";
+
+	/** The JDK's TLS API, which the layers that deal with TLS may use beside {@code java.*}. */
+	private static final String JSSE = "javax.net.ssl..";
+
 	private static final String[] MODELS = { "dev.ariadne.server.blocking..", "dev.ariadne.server.eventloop..",
 			"dev.ariadne.server.virtual.." };
 
@@ -58,7 +63,10 @@ class PackageRulesTest {
 	static final ArchRule internalsImportOnlyJava = mayImport(INTERNAL);
 
 	@ArchTest
-	static final ArchRule apiImportsOnlyCodecAndStatistics = mayImport(API, HTTP, STATS);
+	static final ArchRule apiImportsOnlyCodecAndStatistics = mayImport(API, HTTP, STATS, JSSE);
+
+	@ArchTest
+	static final ArchRule tlsImportsOnlyApiStatisticsAndInternals = mayImport(TLS, API, STATS, INTERNAL, JSSE);
 
 	@ArchTest
 	static final ArchRule routingImportsOnlyApiCodecAndStatistics = mayImport(ROUTING, HTTP, API, STATS);
@@ -68,7 +76,7 @@ class PackageRulesTest {
 
 	@ArchTest
 	static final ArchRule connectionImportsNoTransportAndNoModel = mayImport(CONNECTION, HTTP, API, ROUTING, STATS,
-			INTERNAL, POOL);
+			INTERNAL, POOL, TLS, JSSE);
 
 	@ArchTest
 	static final ArchRule transportImportsNoModel = mayImport(TRANSPORT, HTTP, API, STATS, INTERNAL, POOL,
@@ -82,7 +90,8 @@ class PackageRulesTest {
 		.resideInAnyPackage(MODELS)
 		.should()
 		.onlyDependOnClassesThat()
-		.resideInAnyPackage(concat(MODELS, "java..", HTTP, API, ROUTING, STATS, INTERNAL, POOL, CONNECTION, TRANSPORT));
+		.resideInAnyPackage(
+				concat(MODELS, "java..", HTTP, API, ROUTING, STATS, INTERNAL, POOL, CONNECTION, TRANSPORT, TLS, JSSE));
 
 	@ArchTest
 	static final ArchRule blockingImportsNoOtherModel = noClasses().that()

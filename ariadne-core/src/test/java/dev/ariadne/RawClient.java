@@ -19,6 +19,11 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
 import dev.ariadne.RawResponse.Field;
 import dev.ariadne.RawResponse.Framing;
 
@@ -89,17 +94,79 @@ public final class RawClient implements AutoCloseable {
 	 * @throws IOException if the connection is refused
 	 */
 	public static RawClient connect(int port, Duration readTimeout) throws IOException {
+		return connect(port, readTimeout, Layer.PLAIN);
+	}
+
+	/**
+	 * Connects to a server on the loopback address and speaks through a layer over the socket.
+	 * @param port the server's port
+	 * @param readTimeout how long any one read may wait for bytes
+	 * @param layer what the client speaks through: the socket, or TLS over it
+	 * @return the connected client
+	 * @throws IOException if the connection is refused, or the layer fails (a TLS handshake)
+	 */
+	static RawClient connect(int port, Duration readTimeout, Layer layer) throws IOException {
 		Socket socket = new Socket();
 		try {
 			socket.connect(new InetSocketAddress(LOOPBACK, port), CONNECT_TIMEOUT_MILLIS);
 			socket.setSoTimeout((int) readTimeout.toMillis());
 			socket.setTcpNoDelay(true);
-			return new RawClient(socket, readTimeout);
+			return new RawClient(layer.over(socket), readTimeout);
 		}
 		catch (IOException | RuntimeException ex) {
 			socket.close();
 			throw ex;
 		}
+	}
+
+	/**
+	 * Speaks over a socket that is connected already, TLS or not.
+	 * @param socket the socket, with its read timeout set
+	 * @param readTimeout the read timeout, for messages
+	 * @return the client
+	 * @throws IOException if the socket's streams cannot be had
+	 */
+	static RawClient over(Socket socket, Duration readTimeout) throws IOException {
+		return new RawClient(socket, readTimeout);
+	}
+
+	/**
+	 * What a client speaks through over its connected socket.
+	 */
+	@FunctionalInterface
+	interface Layer {
+
+		/** The socket itself: plaintext. */
+		Layer PLAIN = (socket) -> socket;
+
+		/**
+		 * Returns what the client speaks through.
+		 * @param socket the connected socket, with its read timeout set
+		 * @return the socket to use
+		 * @throws IOException if setting the layer up failed
+		 */
+		Socket over(Socket socket) throws IOException;
+
+		/**
+		 * Returns TLS over the socket, handshaken before the first request is sent.
+		 * @param context the client's context
+		 * @param serverName the host name to ask for (SNI), which is also the name the server's
+		 * certificate must match
+		 * @return the layer
+		 */
+		static Layer tls(SSLContext context, String serverName) {
+			return (socket) -> {
+				SSLSocket tls = (SSLSocket) context.getSocketFactory()
+					.createSocket(socket, serverName, socket.getPort(), true);
+				SSLParameters parameters = tls.getSSLParameters();
+				parameters.setServerNames(List.of(new SNIHostName(serverName)));
+				parameters.setEndpointIdentificationAlgorithm("HTTPS");
+				tls.setSSLParameters(parameters);
+				tls.startHandshake();
+				return tls;
+			};
+		}
+
 	}
 
 	/**

@@ -7,10 +7,12 @@ import java.util.List;
 import dev.ariadne.AriadneServer;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.TlsConfig;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.RequestListener;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnNotWebApplication;
@@ -60,10 +62,15 @@ public final class AriadneAutoConfiguration {
 	AriadneServer ariadneServer(AriadneServerProperties properties, ConfigurableEnvironment environment,
 			ObjectProvider<AriadneServerCustomizer> customizers, ObjectProvider<Route> routes,
 			ObjectProvider<AriadneRouteProvider> routeProviders, ObjectProvider<Middleware> middleware,
-			ObjectProvider<RequestListener> requestListeners) {
+			ObjectProvider<RequestListener> requestListeners, ObjectProvider<SslBundles> sslBundles) {
 		AriadneServerSettings settings = new AriadneServerSettings(environment, customizers, routes, routeProviders,
 				middleware, requestListeners);
-		AriadneServer.Builder server = AriadneServer.builder(settings.serverConfig(properties))
+		ServerConfig config = settings.serverConfig(properties);
+		TlsConfig tls = AriadneTls.fromProperties(properties.getSsl(), sslBundles.getIfAvailable());
+		if (tls != null && config.tls() == null) {
+			config = config.toBuilder().tls(tls).build();
+		}
+		AriadneServer.Builder server = AriadneServer.builder(config)
 			.diagnosis(properties.getDiagnosis().isEnabled());
 		server.routes(settings.routes(properties, false));
 		settings.middleware().forEach(server::middleware);
@@ -116,7 +123,8 @@ public final class AriadneAutoConfiguration {
 		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
 		String path = environment.getProperty("management.endpoints.web.path-mapping.ariadne", "ariadne");
 		String address = AriadneServerLifecycle.describe(bound).replace("0.0.0.0:", "localhost:");
-		return "http://" + address + trimSlash(serverBasePath) + trimSlash(basePath) + trimSlash(path) + "/live";
+		String scheme = (config.tls() != null) ? "https://" : "http://";
+		return scheme + address + trimSlash(serverBasePath) + trimSlash(basePath) + trimSlash(path) + "/live";
 	}
 
 	private static String trimSlash(String path) {

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.ariadne.server.IoModel;
+import dev.ariadne.server.TlsConfig;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -58,6 +59,8 @@ public class AriadneServerProperties {
 	private int maxConnections = 16384;
 
 	private final Threads threads = new Threads();
+
+	private final Ssl ssl = new Ssl();
 
 	private final KeepAlive keepAlive = new KeepAlive();
 
@@ -178,6 +181,14 @@ public class AriadneServerProperties {
 	 */
 	public void setMaxConnections(int maxConnections) {
 		this.maxConnections = maxConnections;
+	}
+
+	/**
+	 * Returns the TLS settings.
+	 * @return the TLS settings
+	 */
+	public Ssl getSsl() {
+		return this.ssl;
 	}
 
 	/**
@@ -662,6 +673,100 @@ public class AriadneServerProperties {
 		 */
 		public void setBudget(DataSize budget) {
 			this.budget = budget;
+		}
+
+	}
+
+	/**
+	 * TLS settings.
+	 */
+	public static class Ssl {
+
+		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.*) the listener of a Route application
+		 * serves TLS with. Servlet and reactive applications use server.ssl.* instead.
+		 */
+		private String bundle;
+
+		/**
+		 * Whether clients must present a certificate: none, want or need.
+		 */
+		private TlsConfig.ClientAuth clientAuth = TlsConfig.ClientAuth.NONE;
+
+		/**
+		 * SSL bundles by the host name a client asks for (SNI), such as a.example.com or
+		 * *.example.com.
+		 */
+		private Map<String, String> serverNameBundles = new LinkedHashMap<>();
+
+		/**
+		 * Time a connection may take from accept to the end of its TLS handshake, in every
+		 * kind of application.
+		 */
+		private Duration handshakeTimeout = Duration.ofSeconds(10);
+
+		/**
+		 * Returns the bundle's name.
+		 * @return the name, or {@code null} for plaintext HTTP
+		 */
+		public String getBundle() {
+			return this.bundle;
+		}
+
+		/**
+		 * Sets the bundle's name.
+		 * @param bundle the name
+		 */
+		public void setBundle(String bundle) {
+			this.bundle = bundle;
+		}
+
+		/**
+		 * Returns whether clients must present a certificate.
+		 * @return the client authentication
+		 */
+		public TlsConfig.ClientAuth getClientAuth() {
+			return this.clientAuth;
+		}
+
+		/**
+		 * Sets whether clients must present a certificate.
+		 * @param clientAuth the client authentication
+		 */
+		public void setClientAuth(TlsConfig.ClientAuth clientAuth) {
+			this.clientAuth = clientAuth;
+		}
+
+		/**
+		 * Returns the bundles by SNI host name.
+		 * @return the mutable map
+		 */
+		public Map<String, String> getServerNameBundles() {
+			return this.serverNameBundles;
+		}
+
+		/**
+		 * Sets the bundles by SNI host name.
+		 * @param serverNameBundles the bundles
+		 */
+		public void setServerNameBundles(Map<String, String> serverNameBundles) {
+			this.serverNameBundles = serverNameBundles;
+		}
+
+		/**
+		 * Returns the handshake timeout.
+		 * @return the timeout
+		 */
+		public Duration getHandshakeTimeout() {
+			return this.handshakeTimeout;
+		}
+
+		/**
+		 * Sets the handshake timeout.
+		 * @param handshakeTimeout the timeout
+		 */
+		public void setHandshakeTimeout(Duration handshakeTimeout) {
+			this.handshakeTimeout = handshakeTimeout;
 		}
 
 	}

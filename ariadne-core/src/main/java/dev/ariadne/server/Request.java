@@ -6,6 +6,8 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.Method;
 import dev.ariadne.http.Version;
@@ -142,5 +144,22 @@ public interface Request {
 	 * @return the local address
 	 */
 	InetSocketAddress localAddress();
+
+	/**
+	 * Returns whether the request came over TLS: its scheme is {@code https}.
+	 * @return whether the connection is encrypted
+	 */
+	default boolean secure() {
+		return tlsSession() != null;
+	}
+
+	/**
+	 * Returns the TLS session of the connection the request came over: its protocol version,
+	 * cipher suite, and the client's certificates when it presented any.
+	 * @return the session, or {@code null} for a plaintext connection
+	 */
+	default SSLSession tlsSession() {
+		return null;
+	}
 
 }

@@ -42,12 +42,13 @@ import dev.ariadne.http.ParserLimits;
  * @param shutdownGracePeriod how long a graceful shutdown lets requests in flight finish
  * @param pools route pools by name, for bulkheading routes (a route names its pool); the
  * server's own pool, {@code default}, is not among them
+ * @param tls how the listener terminates TLS, or {@code null} to speak plaintext HTTP
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
 		boolean keepAliveEnabled, Duration keepAliveTimeout, int keepAliveMaxRequests,
 		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, long bufferBudget,
-		Duration shutdownGracePeriod, Map<String, PoolConfig> pools) {
+		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -181,6 +182,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.bufferBudget = this.bufferBudget;
 		builder.shutdownGracePeriod = this.shutdownGracePeriod;
 		builder.pools.putAll(this.pools);
+		builder.tls = this.tls;
 		return builder;
 	}
 
@@ -262,6 +264,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
 
 		private final Map<String, PoolConfig> pools = new LinkedHashMap<>();
+
+		private TlsConfig tls;
 
 		private Builder() {
 		}
@@ -461,6 +465,16 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		}
 
 		/**
+		 * Sets how the listener terminates TLS (default: none, plaintext HTTP).
+		 * @param tls the TLS configuration, or {@code null} for plaintext
+		 * @return this builder
+		 */
+		public Builder tls(TlsConfig tls) {
+			this.tls = tls;
+			return this;
+		}
+
+		/**
 		 * Validates and builds the configuration.
 		 * @return the configuration
 		 * @throws IllegalArgumentException naming the first invalid option
@@ -473,7 +487,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					this.maxConnections, this.keepAliveEnabled, this.keepAliveTimeout, this.keepAliveMaxRequests,
 					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits,
 					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
-					this.pools);
+					this.pools, this.tls);
 		}
 
 	}

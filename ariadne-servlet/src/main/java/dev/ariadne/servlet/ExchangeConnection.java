@@ -37,7 +37,7 @@ final class ExchangeConnection implements ServletConnection {
 
 	@Override
 	public boolean isSecure() {
-		return false;
+		return this.core.secure();
 	}
 
 }

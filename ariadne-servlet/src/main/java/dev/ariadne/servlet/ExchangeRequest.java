@@ -105,6 +105,7 @@ final class ExchangeRequest implements HttpServletRequest {
 		this.pathInContext = pathInContext;
 		this.input = new RequestInput(exchange, core.body());
 		this.session = new RequestSession(exchange, this);
+		TlsAttributes.put(core.tlsSession(), this.attributes);
 	}
 
 	Request core() {
@@ -458,12 +459,12 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public String getScheme() {
-		return "http";
+		return this.core.secure() ? "https" : "http";
 	}
 
 	@Override
 	public boolean isSecure() {
-		return false;
+		return this.core.secure();
 	}
 
 	@Override
@@ -473,7 +474,7 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public int getServerPort() {
-		return HostHeader.port(this.core.header("Host"), this.core.localAddress());
+		return HostHeader.port(this.core.header("Host"), this.core.localAddress(), this.core.secure());
 	}
 
 	@Override
@@ -557,7 +558,7 @@ final class ExchangeRequest implements HttpServletRequest {
 		String host = request.getServerName();
 		url.append((host.indexOf(':') >= 0) ? "[" + host + "]" : host);
 		int port = request.getServerPort();
-		if (port > 0 && port != 80) {
+		if (port > 0 && port != (request.isSecure() ? 443 : 80)) {
 			url.append(':').append(port);
 		}
 		return url.append(uri);

@@ -24,21 +24,22 @@ final class HostHeader {
 		return (colon >= 0) ? value.substring(0, colon) : value;
 	}
 
-	static int port(String host, InetSocketAddress local) {
+	static int port(String host, InetSocketAddress local, boolean secure) {
+		int schemePort = secure ? 443 : 80;
 		if (host == null || host.isBlank()) {
-			return (local != null) ? local.getPort() : 80;
+			return (local != null) ? local.getPort() : schemePort;
 		}
 		String value = host.trim();
 		int close = value.startsWith("[") ? value.indexOf(']') : -1;
 		int colon = value.lastIndexOf(':');
 		if (colon < 0 || colon < close) {
-			return 80;
+			return schemePort;
 		}
 		try {
 			return Integer.parseInt(value.substring(colon + 1));
 		}
 		catch (NumberFormatException ex) {
-			return 80;
+			return schemePort;
 		}
 	}
 

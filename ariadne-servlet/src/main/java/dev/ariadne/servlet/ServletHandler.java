@@ -50,7 +50,7 @@ final class ServletHandler implements Handler {
 			if (path.equals(contextPath)) {
 				serverHeader(response);
 				response.status(302);
-				String base = "http://" + authority(request);
+				String base = (request.secure() ? "https://" : "http://") + authority(request);
 				response.header("Location", base + contextPath + "/" + ((query != null) ? "?" + query : ""));
 				response.send(new byte[0]);
 				request.route(RequestEvent.NOT_FOUND);
@@ -69,9 +69,9 @@ final class ServletHandler implements Handler {
 	/** The host and port the request was sent to, as a redirect to the same server names them. */
 	private static String authority(Request request) {
 		String host = HostHeader.name(request.header("Host"), request.localAddress());
-		int port = HostHeader.port(request.header("Host"), request.localAddress());
+		int port = HostHeader.port(request.header("Host"), request.localAddress(), request.secure());
 		host = (host.indexOf(':') >= 0) ? "[" + host + "]" : host;
-		return (port > 0 && port != 80) ? host + ":" + port : host;
+		return (port > 0 && port != (request.secure() ? 443 : 80)) ? host + ":" + port : host;
 	}
 
 	/** Where the path starts in an origin-form or absolute-form target. */

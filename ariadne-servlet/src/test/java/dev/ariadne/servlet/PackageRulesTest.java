@@ -22,7 +22,7 @@ class PackageRulesTest {
 
 	private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)\\.[\\w*]+;", Pattern.MULTILINE);
 
-	private static final List<String> ALLOWED = List.of("java.", "jakarta.servlet", "dev.ariadne.servlet",
+	private static final List<String> ALLOWED = List.of("java.", "javax.net.ssl", "jakarta.servlet", "dev.ariadne.servlet",
 			"dev.ariadne.http", "dev.ariadne.server.stats");
 
 	@Test

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import dev.ariadne.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.TlsConfig;
 import dev.ariadne.server.routing.Route;
 
 /**
@@ -31,7 +32,7 @@ final class AriadneLauncher {
 	private AriadneLauncher() {
 	}
 
-	public static void main(String[] args) throws InterruptedException {
+	public static void main(String[] args) throws Exception {
 		ServerConfig.Builder config = ServerConfig.builder()
 			.name("bench")
 			.address(InetAddress.getLoopbackAddress())
@@ -43,6 +44,9 @@ final class AriadneLauncher {
 				throw new IllegalArgumentException("Expected key=value, got '" + args[i] + "'");
 			}
 			launcher.apply(config, option[0], option[1]);
+		}
+		if (BenchTls.enabled()) {
+			config.tls(TlsConfig.of(BenchTls.context()));
 		}
 		Route compute = Route.get(Routes.COMPUTE_PATH,
 				(request, response) -> response.send(new String(Routes.compute(), StandardCharsets.US_ASCII)));

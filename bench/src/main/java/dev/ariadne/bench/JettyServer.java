@@ -5,11 +5,16 @@ import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * Jetty with its defaults (QueuedThreadPool of 200, no connection limit, 30 s idle
@@ -23,7 +28,23 @@ final class JettyServer {
 	public static void main(String[] args) throws Exception {
 		int port = Integer.parseInt(args[0]);
 		Server server = new Server();
-		ServerConnector connector = new ServerConnector(server);
+		ServerConnector connector;
+		if (BenchTls.enabled()) {
+			SslContextFactory.Server tls = new SslContextFactory.Server();
+			tls.setKeyStorePath(BenchTls.keyStore());
+			tls.setKeyStorePassword(BenchTls.password());
+			tls.setKeyStoreType("PKCS12");
+			tls.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+			HttpConfiguration http = new HttpConfiguration();
+			SecureRequestCustomizer secure = new SecureRequestCustomizer();
+			secure.setSniHostCheck(false);
+			http.addCustomizer(secure);
+			connector = new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"),
+					new HttpConnectionFactory(http));
+		}
+		else {
+			connector = new ServerConnector(server);
+		}
 		connector.setHost("127.0.0.1");
 		connector.setPort(port);
 		server.addConnector(connector);

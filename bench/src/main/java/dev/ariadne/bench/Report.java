@@ -26,9 +26,13 @@ final class Report {
 	/** The suffix of a server run from the baseline build's jar. */
 	private static final String BASELINE = "@base";
 
-	/** The Spring Boot peers, by server name, that get a ratio column when a run measured them. */
+	/**
+	 * The Spring Boot peers and the TLS peers, by server name, that get a ratio column when a
+	 * run measured them.
+	 */
 	private static final List<Map.Entry<String, String>> SPRING_PEERS = List.of(Map.entry("spring-mvc", "Spring MVC"),
-			Map.entry("spring-mvc-jetty", "Spring MVC Jetty"), Map.entry("webflux-netty", "WebFlux Netty"));
+			Map.entry("spring-mvc-jetty", "Spring MVC Jetty"), Map.entry("webflux-netty", "WebFlux Netty"),
+			Map.entry("tomcat-tls", "Tomcat TLS"), Map.entry("jetty-tls", "Jetty TLS"));
 
 	private final Map<String, Map<String, Map<String, List<Double>>>> values = new LinkedHashMap<>();
 

@@ -12,6 +12,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /**
  * Tomcat embedded with its defaults: NIO connector, 200 threads, maxConnections 8192,
@@ -30,6 +32,22 @@ final class TomcatServer {
 		Connector connector = new Connector("HTTP/1.1");
 		connector.setPort(port);
 		connector.setProperty("address", "127.0.0.1");
+		if (BenchTls.enabled()) {
+			// JSSE, as Ariadne and Jetty: the same provider for every server
+			connector.setSecure(true);
+			connector.setScheme("https");
+			connector.setProperty("SSLEnabled", "true");
+			connector.setProperty("sslImplementationName", "org.apache.tomcat.util.net.jsse.JSSEImplementation");
+			SSLHostConfig ssl = new SSLHostConfig();
+			ssl.setProtocols("TLSv1.3+TLSv1.2");
+			SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(ssl,
+					SSLHostConfigCertificate.Type.UNDEFINED);
+			certificate.setCertificateKeystoreFile(BenchTls.keyStore());
+			certificate.setCertificateKeystorePassword(BenchTls.password());
+			certificate.setCertificateKeystoreType("PKCS12");
+			ssl.addCertificate(certificate);
+			connector.addSslHostConfig(ssl);
+		}
 		tomcat.setConnector(connector);
 		Context context = tomcat.addContext("", baseDir.toString());
 		Tomcat.addServlet(context, "routes", new RoutesServlet());

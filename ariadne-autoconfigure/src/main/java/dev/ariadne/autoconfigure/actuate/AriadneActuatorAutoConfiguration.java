@@ -12,6 +12,7 @@ import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.AriadneRouteProvider;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
 import dev.ariadne.autoconfigure.AriadneServers;
+import dev.ariadne.autoconfigure.AriadneTls;
 import dev.ariadne.autoconfigure.actuate.ManagementServerSettings.PortType;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
@@ -19,6 +20,7 @@ import dev.ariadne.server.stats.RequestListener;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.IncludeExcludeEndpointFilter;
@@ -198,22 +200,33 @@ public final class AriadneActuatorAutoConfiguration {
 	@ConditionalOnManagementPort(PortType.DIFFERENT)
 	static class ManagementServerConfiguration {
 
+		private static final String MANAGEMENT_SSL_BUNDLE = "management.server.ssl.bundle";
+
 		@Bean
 		@ConditionalOnMissingBean
 		AriadneManagementServer ariadneManagementServer(ActuatorRouteFactory routeFactory,
 				AriadneServerProperties properties, Environment environment,
-				ObjectProvider<RequestListener> requestListeners) {
+				ObjectProvider<RequestListener> requestListeners, ObjectProvider<SslBundles> sslBundles) {
 			ManagementServerSettings settings = ManagementServerSettings.get(environment);
-			ServerConfig config = ServerConfig.builder()
+			ServerConfig.Builder config = ServerConfig.builder()
 				.name(MANAGEMENT_LISTENER)
 				.address(settings.address())
 				.port(settings.port())
 				.ioModel(IoModel.EVENT_LOOP)
 				.selectors(1)
 				.maxThreads(MANAGEMENT_MAX_THREADS)
-				.shutdownGracePeriod(properties.getShutdown().getGracePeriod())
-				.build();
-			AriadneServer.Builder server = AriadneServer.builder(config)
+				.shutdownGracePeriod(properties.getShutdown().getGracePeriod());
+			String bundle = environment.getProperty(MANAGEMENT_SSL_BUNDLE);
+			if (bundle != null && !bundle.isBlank()
+					&& environment.getProperty("management.server.ssl.enabled", Boolean.class, true)) {
+				SslBundles bundles = sslBundles.getIfAvailable();
+				config.tls(AriadneTls
+					.builder(MANAGEMENT_SSL_BUNDLE, AriadneTls.bundle(MANAGEMENT_SSL_BUNDLE, bundle, bundles), bundle,
+							bundles)
+					.handshakeTimeout(properties.getSsl().getHandshakeTimeout())
+					.build());
+			}
+			AriadneServer.Builder server = AriadneServer.builder(config.build())
 				.diagnosis(properties.getDiagnosis().isEnabled())
 				.routes(routeFactory.routes(WebServerNamespace.MANAGEMENT, settings.basePath()));
 			requestListeners.orderedStream().forEach(server::requestListener);

@@ -3,15 +3,19 @@ package dev.ariadne.autoconfigure.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 import dev.ariadne.server.diagnosis.Cause;
 import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.stats.AcceptError;
+import dev.ariadne.server.stats.HandshakeOutcome;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.stats.TlsProtocol;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -72,6 +76,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 	static final String SERVER_INFO = "ariadne.server.info";
 
 	static final String BUFFERS_USED = "ariadne.buffers.used";
+
+	static final String TLS_HANDSHAKES = "ariadne.tls.handshakes";
 
 	private final ServerStats stats;
 
@@ -157,11 +163,29 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 			.baseUnit(BaseUnits.BYTES)
 			.tags(this.tags)
 			.register(registry));
+		if (this.stats.tls()) {
+			bindTls(registry);
+		}
 		register(Gauge.builder(SERVER_INFO, () -> 1)
 			.description("Ariadne listener information: I/O model and version")
 			.tags(this.tags.and("io_model", this.stats.ioModel()).and("version", this.version))
 			.strongReference(true)
 			.register(registry));
+	}
+
+	/** The handshakes of a TLS listener, by how they ended and the protocol version offered or agreed. */
+	private void bindTls(MeterRegistry registry) {
+		for (HandshakeOutcome outcome : HandshakeOutcome.values()) {
+			for (TlsProtocol protocol : TlsProtocol.values()) {
+				register(FunctionTimer
+					.builder(TLS_HANDSHAKES, this.stats, (stats) -> stats.tlsHandshakes(outcome, protocol),
+							(stats) -> stats.tlsHandshakeNanos(outcome, protocol), TimeUnit.NANOSECONDS)
+					.description("TLS handshakes from accept to their end, by outcome (success, failed, timeout, "
+							+ "closed, plaintext) and protocol version")
+					.tags(this.tags.and("outcome", outcome.tag()).and("protocol", protocol.tag()))
+					.register(registry));
+			}
+		}
 	}
 
 	private void bindPool(MeterRegistry registry, String name) {

@@ -2,7 +2,9 @@ package dev.ariadne.autoconfigure.web;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -10,18 +12,22 @@ import java.util.function.Function;
 import jakarta.servlet.http.HttpServletRequest;
 
 import dev.ariadne.autoconfigure.AriadneServers;
+import dev.ariadne.autoconfigure.AriadneTls;
 import dev.ariadne.AriadneServer;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.TlsConfig;
 import dev.ariadne.server.routing.FallbackPools;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.servlet.GzipCompressionFilter;
 import dev.ariadne.servlet.ServletDeployment;
 
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.server.AbstractConfigurableWebServerFactory;
 import org.springframework.boot.web.server.Compression;
 import org.springframework.boot.web.server.Shutdown;
+import org.springframework.boot.web.server.Ssl;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.WebServerException;
 import org.springframework.util.unit.DataSize;
@@ -59,6 +65,8 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	private boolean diagnosis = true;
 
 	private String livePagePath;
+
+	private Duration tlsHandshakeTimeout = TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT;
 
 	/**
 	 * Creates a factory for port 8080 with Ariadne's defaults.
@@ -191,6 +199,15 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	}
 
 	/**
+	 * Sets how long a TLS handshake may take when {@code server.ssl.*} turns TLS on
+	 * ({@code ariadne.server.ssl.handshake-timeout}).
+	 * @param tlsHandshakeTimeout the timeout
+	 */
+	public void setTlsHandshakeTimeout(Duration tlsHandshakeTimeout) {
+		this.tlsHandshakeTimeout = Objects.requireNonNull(tlsHandshakeTimeout, "tlsHandshakeTimeout");
+	}
+
+	/**
 	 * Returns a builder for the listener's servlet deployment with what every kind of
 	 * application shares: the server info, the route naming, the temporary directory, the
 	 * class loader, compression and the {@code Server} header.
@@ -222,6 +239,27 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	}
 
 	/**
+	 * Returns the listener's TLS configuration from {@code server.ssl.*} (or
+	 * {@code management.server.ssl.*}): Boot's bundle for it, its client authentication, its
+	 * SNI bundles ({@code server.ssl.server-name-bundles}), and the reload of named bundles.
+	 * @return the configuration
+	 */
+	private TlsConfig tlsConfig() {
+		String prefix = "management".equals(this.listenerName) ? "management.server.ssl" : "server.ssl";
+		Ssl ssl = getSsl();
+		SslBundles bundles = getSslBundles();
+		TlsConfig.Builder tls = AriadneTls.builder(prefix + ((ssl.getBundle() != null) ? ".bundle" : ".*"),
+				getSslBundle(), ssl.getBundle(), bundles);
+		Map<String, String> names = new LinkedHashMap<>();
+		ssl.getServerNameBundles().forEach((entry) -> names.put(entry.serverName(), entry.bundle()));
+		AriadneTls.serverNames(tls, prefix + ".server-name-bundles", getServerNameSslBundles(), names, bundles);
+		if (ssl.getClientAuth() != null) {
+			tls.clientAuth(TlsConfig.ClientAuth.valueOf(ssl.getClientAuth().name()));
+		}
+		return tls.handshakeTimeout(this.tlsHandshakeTimeout).build();
+	}
+
+	/**
 	 * Starts a deployment and builds the web server that serves it, not yet listening.
 	 * @param deployment the listener's servlet deployment, not started
 	 * @return the web server
@@ -237,11 +275,14 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 					+ "' listener: " + ex.getMessage(), ex);
 		}
 		try {
-			ServerConfig config = this.serverConfig.toBuilder()
+			ServerConfig.Builder builder = this.serverConfig.toBuilder()
 				.name(this.listenerName)
 				.port(Math.max(getPort(), 0))
-				.address(getAddress())
-				.build();
+				.address(getAddress());
+			if (Ssl.isEnabled(getSsl())) {
+				builder.tls(tlsConfig());
+			}
+			ServerConfig config = builder.build();
 			AriadneServer.Builder server = AriadneServer.builder(config)
 				.diagnosis(this.diagnosis)
 				.routes(this.routes)

@@ -110,10 +110,12 @@ public final class AriadneWebServer implements WebServer {
 		ServerConfig config = this.server.config();
 		String contextPath = this.deployment.servletContext().getContextPath();
 		contextPath = contextPath.isEmpty() ? "/" : contextPath;
-		return "Ariadne started on port " + getPort() + " (http/1.1) with context path '" + contextPath + "'"
+		String scheme = (config.tls() != null) ? "https" : "http";
+		return "Ariadne started on port " + getPort() + " (" + scheme + ", http/1.1) with context path '"
+				+ contextPath + "'"
 				+ (("app".equals(config.name())) ? "" : " for the '" + config.name() + "' listener") + " (io-model "
 				+ config.ioModel().value() + ", threads.max " + config.maxThreads() + ")"
-				+ ((this.livePagePath != null) ? "; live diagnosis on http://" + host() + ":" + getPort()
+				+ ((this.livePagePath != null) ? "; live diagnosis on " + scheme + "://" + host() + ":" + getPort()
 						+ this.livePagePath : "");
 	}
 

@@ -115,6 +115,13 @@ final class AriadneWebServerFactoryCustomizer
 		factory.setShutdownGracePeriod(gracePeriod());
 		factory.setDiagnosis(this.properties.getDiagnosis().isEnabled());
 		factory.setLivePagePath(livePagePath(factory));
+		factory.setTlsHandshakeTimeout(this.properties.getSsl().getHandshakeTimeout());
+		String bundle = this.properties.getSsl().getBundle();
+		if (bundle != null && !bundle.isBlank()) {
+			throw new InvalidConfigurationPropertyValueException("ariadne.server.ssl.bundle", bundle,
+					"applies to Route applications only; a servlet or reactive application serves TLS with "
+							+ "server.ssl.bundle=" + bundle + " (or server.ssl.*)");
+		}
 		if (this.management) {
 			customizeManagement(factory);
 			return;

@@ -1,15 +1,25 @@
 package dev.ariadne.autoconfigure.metrics;
 
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.RawHttp;
+import dev.ariadne.autoconfigure.TestKeyStores;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.TlsConfig;
 import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.stats.HandshakeOutcome;
+import dev.ariadne.server.stats.TlsProtocol;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,7 +70,43 @@ class PrometheusExpositionTest {
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n");
 			}
 			assertThat(scrape).doesNotContain("ariadne_pool_threads_busy_threads")
-				.doesNotContain("ariadne_connections_active_connections");
+				.doesNotContain("ariadne_connections_active_connections")
+				.as("a plaintext listener has no handshake meter")
+				.doesNotContain("ariadne_tls_handshakes");
+		}
+	}
+
+	@Test
+	void exportsTheHandshakeTimerOfATlsListener(@TempDir Path directory) throws Exception {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		Path store = TestKeyStores.generate(directory, "localhost");
+		SSLContext serverContext = TestKeyStores.serverContext(store);
+		ServerConfig config = ServerConfig.builder()
+			.port(0)
+			.address(InetAddress.getLoopbackAddress())
+			.tls(TlsConfig.of(serverContext))
+			.build();
+		try (AriadneServer server = AriadneServer.builder(config)
+			.route(Route.get("/hello", (request, response) -> response.send("hello")))
+			.build()) {
+			server.start();
+			new AriadneServerMetrics(server.stats(), AriadneServer.version(), List.of()).bindTo(registry);
+			try (SSLSocket socket = (SSLSocket) TestKeyStores.clientContext(store)
+				.getSocketFactory()
+				.createSocket(InetAddress.getLoopbackAddress(), server.port())) {
+				socket.startHandshake();
+			}
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (server.stats().tlsHandshakes(HandshakeOutcome.SUCCESS, TlsProtocol.TLS_1_3) == 0
+					&& System.nanoTime() < deadline) {
+				Thread.sleep(10);
+			}
+			String scrape = registry.scrape();
+			assertThat(scrape).contains("# TYPE ariadne_tls_handshakes_seconds summary\n")
+				.contains("ariadne_tls_handshakes_seconds_count{listener=\"app\",outcome=\"success\",protocol=\"TLSv1.3\"} 1")
+				.contains("ariadne_tls_handshakes_seconds_sum{listener=\"app\",outcome=\"success\",protocol=\"TLSv1.3\"}")
+				.contains("ariadne_tls_handshakes_seconds_count{listener=\"app\",outcome=\"failed\",protocol=\"TLSv1.1\"} 0")
+				.contains("ariadne_tls_handshakes_seconds_count{listener=\"app\",outcome=\"timeout\",protocol=\"unknown\"} 0");
 		}
 	}
 

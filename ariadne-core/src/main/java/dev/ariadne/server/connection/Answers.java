@@ -7,7 +7,8 @@ import dev.ariadne.server.internal.DateClock;
 
 /**
  * Every answer the server chooses itself, encoded in one place and the same in every model: the
- * refusals (400, 408, 413, 414, 417, 431, 501, 503, 505), the 500 of a failed handler, and the
+ * refusals (400, 408, 413, 414, 417, 431, 501, 503, 505, and plaintext sent to a TLS port's
+ * 400), the 500 of a failed handler, and the
  * interim {@code 100 Continue}; with the texts and limits that go with them.
  *
  * <p>An answer the server chooses is plain text ({@code reason} and a line feed), carries
@@ -35,6 +36,9 @@ public final class Answers {
 
 	/** A pause inside a request body longer than {@code request.header-timeout} (408). */
 	public static final String BODY_TIMEOUT = "Request body not received within the header timeout";
+
+	/** Plaintext HTTP sent to a TLS port (400); the connection closes after it. */
+	public static final String TLS_REQUIRED = "This port expects TLS: send the request with https://";
 
 	/** A handler that failed before its response was committed (500). */
 	static final String HANDLER_FAILED = "Internal Server Error";

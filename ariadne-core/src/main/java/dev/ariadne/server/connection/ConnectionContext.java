@@ -6,12 +6,13 @@ import dev.ariadne.server.internal.ByteArrayPool;
 import dev.ariadne.server.internal.DateClock;
 import dev.ariadne.server.pool.RoutePools;
 import dev.ariadne.server.routing.Router;
+import dev.ariadne.server.tls.TlsEndpoint;
 
 /**
  * What every connection of one server shares, as parts with one job each: the configuration,
  * the router, the {@link ConnectionRegistry} (permits, counts, shutdown state), the route pools,
- * the request listeners, the {@code Date} clock, the {@link BufferBudget} and the pool of
- * response buffers. Immutable; any thread.
+ * the request listeners, the {@code Date} clock, the {@link BufferBudget}, the pool of response
+ * buffers and the TLS side (when the listener speaks TLS). Immutable; any thread.
  */
 public final class ConnectionContext {
 
@@ -32,6 +33,8 @@ public final class ConnectionContext {
 	/** Response buffers, borrowed per exchange: 8 KiB each, at most 256 kept (2 MiB). */
 	private final ByteArrayPool outputBuffers;
 
+	private final TlsEndpoint tls;
+
 	/**
 	 * Creates the shared parts of a server's connections.
 	 * @param config the configuration
@@ -49,6 +52,7 @@ public final class ConnectionContext {
 		this.events = events;
 		this.budget = new BufferBudget(config.bufferBudget());
 		this.outputBuffers = new ByteArrayPool(8192, 256, this.budget);
+		this.tls = (config.tls() != null) ? TlsEndpoint.create(config.tls(), this.budget) : null;
 	}
 
 	/**
@@ -105,6 +109,14 @@ public final class ConnectionContext {
 	 */
 	public BufferBudget budget() {
 		return this.budget;
+	}
+
+	/**
+	 * Returns the TLS side of the listener.
+	 * @return the endpoint, or {@code null} when the listener speaks plaintext HTTP
+	 */
+	public TlsEndpoint tls() {
+		return this.tls;
 	}
 
 	/**

@@ -9,6 +9,8 @@ import java.util.Collections;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Method;
@@ -69,6 +71,9 @@ public final class HttpExchange {
 
 	private final AsyncHost host;
 
+	/** The connection's TLS session once its handshake completed; before its first exchange. */
+	private SSLSession tlsSession;
+
 	private int requests;
 
 	private RequestHead head;
@@ -113,6 +118,15 @@ public final class HttpExchange {
 
 	ConnectionContext context() {
 		return this.context;
+	}
+
+	/**
+	 * Sets the TLS session of the connection, which its requests report; called once the
+	 * handshake completed, before the first exchange is dispatched.
+	 * @param session the session
+	 */
+	public void tlsSession(SSLSession session) {
+		this.tlsSession = session;
 	}
 
 	/**
@@ -165,6 +179,7 @@ public final class HttpExchange {
 		this.request = new ServerRequest(head, body, this.remote, this.local, this.context.budget(),
 				this.context.config().headerTimeout().toNanos());
 		this.request.match(match);
+		this.request.tlsSession(this.tlsSession);
 		Throwable failure = null;
 		try {
 			match.handler().handle(this.request, this.response);

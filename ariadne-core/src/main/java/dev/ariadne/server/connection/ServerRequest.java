@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Method;
@@ -53,6 +55,8 @@ final class ServerRequest implements Request {
 
 	private RouteMatch match;
 
+	private SSLSession tlsSession;
+
 	private String reportedRoute;
 
 	private String path;
@@ -82,6 +86,10 @@ final class ServerRequest implements Request {
 
 	void match(RouteMatch match) {
 		this.match = match;
+	}
+
+	void tlsSession(SSLSession session) {
+		this.tlsSession = session;
 	}
 
 	@Override
@@ -288,6 +296,11 @@ final class ServerRequest implements Request {
 	@Override
 	public InetSocketAddress localAddress() {
 		return this.local;
+	}
+
+	@Override
+	public SSLSession tlsSession() {
+		return this.tlsSession;
 	}
 
 	@Override

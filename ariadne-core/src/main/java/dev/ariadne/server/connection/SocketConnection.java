@@ -25,6 +25,8 @@ import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
+import dev.ariadne.server.tls.PlaintextRequestException;
+import dev.ariadne.server.tls.TlsSocket;
 
 /**
  * A connection served by one thread from accept to close, with blocking socket I/O: the
@@ -39,6 +41,10 @@ import dev.ariadne.server.stats.RequestEvent;
  * <p>Responses are flushed before every blocking read, so pipelined responses leave in one
  * write while their requests are already buffered, and nothing waits unflushed while the
  * connection waits for input.
+ *
+ * <p>On a TLS listener the thread runs the handshake first, within the handshake timeout, then
+ * reads and writes through {@link TlsSocket}'s streams; plaintext HTTP sent to it is answered
+ * 400 in plaintext.
  */
 public final class SocketConnection implements RequestSink, TrackedConnection, AsyncHost {
 
@@ -84,6 +90,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	private final LinkedBlockingQueue<Runnable> asyncTasks = new LinkedBlockingQueue<>();
 
 	private InputStream input;
+
+	/** The connection's TLS streams once its handshake completed, or {@code null}. */
+	private TlsSocket tls;
 
 	/** When the connection, idle now or next, is closed for its idle time ({@link System#nanoTime()}). */
 	private volatile long idleDeadline;
@@ -154,6 +163,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		this.thread = Thread.currentThread();
 		try {
 			this.input = this.socket.getInputStream();
+			if (this.context.tls() != null) {
+				startTls();
+			}
 			boolean serverEnded = serveRequests();
 			this.out.flush();
 			if (serverEnded && (this.in.hasRemaining() || this.input.available() > 0)) {
@@ -165,6 +177,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		}
 		catch (HttpParseException ex) {
 			refuse(ex.status(), ex.reason());
+		}
+		catch (PlaintextRequestException ex) {
+			refuse(Status.BAD_REQUEST_400, Answers.TLS_REQUIRED);
 		}
 		catch (SocketTimeoutException ex) {
 			if (this.head == null && !this.parser.isIdle()) {
@@ -180,6 +195,14 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		finally {
 			close();
 		}
+	}
+
+	/** Runs the TLS handshake; from then on the connection reads and writes through TLS. */
+	private void startTls() throws IOException {
+		this.tls = this.context.tls().handshake(this.socket);
+		this.input = this.tls.input();
+		this.writer.output(this.tls.output());
+		this.exchange.tlsSession(this.tls.session());
 	}
 
 	/**
@@ -429,6 +452,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	 * loop: a client still sending a large body would be reset by a close after a byte count.
 	 */
 	private void lingerAndClose() throws IOException {
+		if (this.tls != null) {
+			this.writer.watched(this.tls::closeOutbound);
+		}
 		this.socket.shutdownOutput();
 		this.socket.setSoTimeout((int) TimeUnit.NANOSECONDS.toMillis(Answers.LINGER_NANOS));
 		long deadline = System.nanoTime() + Answers.LINGER_NANOS;
@@ -447,6 +473,12 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	 * @param retryAfterSeconds the {@code Retry-After} value, or 0 for none
 	 */
 	public void reject(String reason, int retryAfterSeconds) {
+		if (this.context.tls() != null) {
+			// a TLS client cannot read a plaintext answer, and a handshake here costs the
+			// thread the refusal is meant to spare
+			close();
+			return;
+		}
 		try {
 			this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, reason, retryAfterSeconds, null,
 					RequestEvent.REJECTED);
@@ -481,6 +513,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	private void close() {
 		this.state.set(CLOSED);
 		closeSocket();
+		if (this.tls != null) {
+			this.tls.release();
+		}
 		this.context.registry().closed(this);
 	}
 

@@ -43,6 +43,14 @@ final class SocketWriter implements ConnectionOutput.Transmitter {
 
 	private OutputStream output;
 
+	/** A write of the connection's other than {@link #transmit}, watched the same way. */
+	@FunctionalInterface
+	interface Write {
+
+		void run() throws IOException;
+
+	}
+
 	/** When the write in progress last made progress (odd, never 0), or 0 when not writing. */
 	private volatile long writeSince;
 
@@ -200,6 +208,31 @@ final class SocketWriter implements ConnectionOutput.Transmitter {
 		}
 		if (again != null) {
 			again.run();
+		}
+	}
+
+	/**
+	 * Sends everything from now on through a stream over the socket (TLS) instead of the
+	 * socket's own.
+	 * @param output the stream
+	 */
+	void output(OutputStream output) {
+		this.output = output;
+	}
+
+	/**
+	 * Runs a write that is not a transmission (a TLS close_notify), watched for progress like
+	 * one.
+	 * @param write the write
+	 * @throws IOException if it failed
+	 */
+	void watched(Write write) throws IOException {
+		this.writeSince = System.nanoTime() | 1;
+		try {
+			write.run();
+		}
+		finally {
+			this.writeSince = 0;
 		}
 	}
 

@@ -3,7 +3,7 @@ package dev.ariadne.server.eventloop;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.ariadne.http.Headers;
@@ -37,7 +37,7 @@ final class ChannelBody extends RequestBody {
 
 	private final EventLoopConnection connection;
 
-	private final SocketChannel channel;
+	private final ReadableByteChannel channel;
 
 	private final RequestReader reader;
 
@@ -71,7 +71,7 @@ final class ChannelBody extends RequestBody {
 
 	private volatile boolean signalled;
 
-	ChannelBody(EventLoopConnection connection, SocketChannel channel, RequestReader reader, ConnectionOutput out,
+	ChannelBody(EventLoopConnection connection, ReadableByteChannel channel, RequestReader reader, ConnectionOutput out,
 			WriteQueue writes, long gapNanos) {
 		this.connection = connection;
 		this.channel = channel;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.nio.channels.ByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
@@ -23,6 +24,8 @@ import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RequestEvent;
+import dev.ariadne.server.tls.PlaintextRequestException;
+import dev.ariadne.server.tls.TlsChannel;
 
 /**
  * One connection of the event-loop model, attached to its selection key: reads and parses
@@ -37,6 +40,11 @@ import dev.ariadne.server.stats.RequestEvent;
  * selector reads nothing while a request is with a worker, except when the worker asks for
  * more of its body ({@link #demandRead}); so pipelined requests are answered in order, and
  * neither they nor a body are ever buffered beyond the one input buffer.
+ *
+ * <p>On a TLS listener, reads and writes go through a {@link TlsChannel} over the socket: its
+ * handshake runs on the selector as the connection reads, within the handshake timeout; the
+ * connection only watches for writability while handshake or close_notify bytes wait, and
+ * reads again when the channel holds input the socket will not signal.
  */
 final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
@@ -70,6 +78,12 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	private final SelectorLoop loop;
 
 	private final SocketChannel channel;
+
+	/** What reads and writes go through: the socket, or TLS over it. */
+	private final ByteChannel io;
+
+	/** TLS over the socket, or {@code null} on a plaintext listener. */
+	private final TlsChannel tls;
 
 	private final ConnectionContext context;
 
@@ -118,11 +132,13 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		this.context = context;
 		this.config = context.config();
 		this.entry = entry;
-		this.writes = new WriteQueue(channel, loop, this::watchWritable, this.config.keepAliveTimeout(),
+		this.tls = (context.tls() != null) ? context.tls().channel(channel, this::handshaken) : null;
+		this.io = (this.tls != null) ? this.tls : channel;
+		this.writes = new WriteQueue(this.io, loop, this::watchWritable, this.config.keepAliveTimeout(),
 				context.budget());
 		this.out = new ConnectionOutput(this.writes, context.outputBuffers());
 		this.reader = new RequestReader(this.config, loop);
-		this.body = new ChannelBody(this, channel, this.reader, this.out, this.writes,
+		this.body = new ChannelBody(this, this.io, this.reader, this.out, this.writes,
 				this.config.headerTimeout().toNanos());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
 				(InetSocketAddress) channel.getLocalAddress(), () -> false, this);
@@ -147,7 +163,15 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 			return;
 		}
 		setIdle(true);
+		long timeout = (this.tls != null) ? this.context.tls().handshakeTimeoutNanos()
+				: this.config.headerTimeout().toNanos();
+		this.deadline = this.loop.now() + timeout;
+	}
+
+	/** The TLS handshake completed (selector thread): the first request's time starts. */
+	private void handshaken() {
 		this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
+		this.exchange.tlsSession(this.tls.session());
 	}
 
 	/** Handles readiness; selector thread. */
@@ -186,7 +210,12 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	private void onReadable() {
 		int read;
 		try {
-			read = this.reader.fill(this.channel);
+			read = this.reader.fill(this.io);
+		}
+		catch (PlaintextRequestException ex) {
+			setIdle(false);
+			refuse(Status.BAD_REQUEST_400, Answers.TLS_REQUIRED, RequestEvent.INVALID);
+			return;
 		}
 		catch (IOException ex) {
 			close();
@@ -204,13 +233,32 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 				return;
 			}
 			this.reader.releaseEmptyBuffer();
+			watchTlsWrites();
 			return;
 		}
 		if (this.idle) {
 			setIdle(false);
 			this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 		}
+		watchTlsWrites();
 		processInput();
+		if (this.tls != null && this.phase == Phase.READING && this.tls.hasBufferedInput()) {
+			// decrypted input waits that the socket will not signal again
+			this.loop.execute(this::readBuffered);
+		}
+	}
+
+	private void readBuffered() {
+		if (this.phase == Phase.READING) {
+			onReadable();
+		}
+	}
+
+	/** Handshake messages wait for the socket: watch for writability until they leave. */
+	private void watchTlsWrites() {
+		if (this.tls != null && this.tls.wantsWrite()) {
+			watchWritable();
+		}
 	}
 
 	/**
@@ -455,6 +503,9 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 			else {
 				this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
 			}
+			if (this.tls != null && this.phase == Phase.READING && this.tls.hasBufferedInput()) {
+				onReadable();
+			}
 		}
 	}
 
@@ -486,6 +537,11 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
 	private void startLinger() {
 		try {
+			if (this.tls != null && !this.tls.closeOutbound()) {
+				// close_notify waits for the socket: onWritable comes back here
+				watchWritable();
+				return;
+			}
 			this.channel.shutdownOutput();
 			this.key.interestOps(SelectionKey.OP_READ);
 		}
@@ -545,7 +601,14 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	}
 
 	private void onWritable() {
-		boolean drained = this.writes.flush();
+		boolean drained;
+		try {
+			drained = (this.tls == null || this.tls.flush()) && this.writes.flush();
+		}
+		catch (IOException ex) {
+			close();
+			return;
+		}
 		if (this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_WRITE | (drained ? 0 : SelectionKey.OP_WRITE));
 		}
@@ -636,7 +699,7 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 			this.key.cancel();
 		}
 		try {
-			this.channel.close();
+			this.io.close();
 		}
 		catch (IOException ex) {
 			logger.log(Level.DEBUG, "Closing a connection failed", ex);

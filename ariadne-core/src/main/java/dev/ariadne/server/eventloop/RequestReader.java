@@ -2,7 +2,7 @@ package dev.ariadne.server.eventloop;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.ReadableByteChannel;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
@@ -50,12 +50,12 @@ final class RequestReader implements RequestSink {
 	/**
 	 * Reads what the socket has into the input buffer, borrowing one if none is held; selector
 	 * thread.
-	 * @param channel the socket
+	 * @param channel the socket, or TLS over it
 	 * @return the bytes read, or -1 at the end of the stream; 0 as well when no buffer can be
 	 * borrowed within the memory budget ({@link #holdsBuffer()} tells)
 	 * @throws IOException if the read failed
 	 */
-	int fill(SocketChannel channel) throws IOException {
+	int fill(ReadableByteChannel channel) throws IOException {
 		if (!borrowBuffer()) {
 			return 0;
 		}
@@ -77,11 +77,11 @@ final class RequestReader implements RequestSink {
 	 * Reads what the socket has into the input buffer this reader holds, after what is left in
 	 * it; by the thread that owns the reader (the selector, or the exchange's thread reading a
 	 * body).
-	 * @param channel the socket, non-blocking
+	 * @param channel the socket, non-blocking, or TLS over it
 	 * @return the bytes read, or -1 at the end of the stream
 	 * @throws IOException if the read failed
 	 */
-	int fillHeld(SocketChannel channel) throws IOException {
+	int fillHeld(ReadableByteChannel channel) throws IOException {
 		ByteBuffer in = this.in;
 		in.compact();
 		try {

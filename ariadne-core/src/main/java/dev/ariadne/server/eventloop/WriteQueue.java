@@ -3,7 +3,7 @@ package dev.ariadne.server.eventloop;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -43,7 +43,7 @@ final class WriteQueue implements ConnectionOutput.Transmitter {
 	/** How often a writer waiting for the budget looks whether bytes of it came back. */
 	private static final long BUDGET_POLL_MILLIS = 10;
 
-	private final SocketChannel channel;
+	private final WritableByteChannel channel;
 
 	private final SelectorLoop loop;
 
@@ -75,13 +75,13 @@ final class WriteQueue implements ConnectionOutput.Transmitter {
 
 	/**
 	 * Creates the queue of a connection.
-	 * @param channel the connection's socket, non-blocking
+	 * @param channel the connection's socket, non-blocking, or TLS over it
 	 * @param loop the loop that owns the socket
 	 * @param watchWritable a task for the loop's thread that adds write interest to the key
 	 * @param writeTimeout the longest a write may make no progress
 	 * @param budget the server's buffer budget, which counts queued bytes
 	 */
-	WriteQueue(SocketChannel channel, SelectorLoop loop, Runnable watchWritable, Duration writeTimeout,
+	WriteQueue(WritableByteChannel channel, SelectorLoop loop, Runnable watchWritable, Duration writeTimeout,
 			BufferBudget budget) {
 		this.channel = channel;
 		this.budget = budget;

@@ -132,12 +132,47 @@ public interface ServerStats {
 	}
 
 	/**
+	 * Returns whether this listener terminates TLS ({@code ssl} is configured): then every
+	 * connection starts with a handshake, counted by {@link #tlsHandshakes}.
+	 * @return whether the listener speaks TLS
+	 */
+	default boolean tls() {
+		return false;
+	}
+
+	/**
+	 * Returns how many TLS handshakes ended since start with an outcome, for one protocol
+	 * version. Each connection of a TLS listener counts once, when its handshake completes,
+	 * fails, times out or is cut short; a connection that completed its handshake is never
+	 * counted again (renegotiation is refused).
+	 * @param outcome how the handshakes ended
+	 * @param protocol the version negotiated, or the highest the client offered when none was
+	 * @return the count, 0 on a listener without TLS
+	 */
+	default long tlsHandshakes(HandshakeOutcome outcome, TlsProtocol protocol) {
+		return 0;
+	}
+
+	/**
 	 * Returns the most bytes the server holds in buffers ({@code buffers.budget}): at it, the
 	 * event loop stops reading from connections that need a new buffer, writers wait, and a
 	 * handler reading a body whole waits, then gets a 503.
 	 * @return the budget in bytes
 	 */
 	default long buffersBudget() {
+		return 0;
+	}
+
+	/**
+	 * Returns the time the handshakes counted by {@link #tlsHandshakes} took, summed: each from
+	 * the connection's accept to the handshake's end (its completion, the failure, the timeout,
+	 * the close, or the first plaintext bytes), so a client's round trips and a slow client's
+	 * pauses are in it.
+	 * @param outcome how the handshakes ended
+	 * @param protocol the version negotiated, or the highest the client offered
+	 * @return the total in nanoseconds, 0 on a listener without TLS
+	 */
+	default long tlsHandshakeNanos(HandshakeOutcome outcome, TlsProtocol protocol) {
 		return 0;
 	}
 

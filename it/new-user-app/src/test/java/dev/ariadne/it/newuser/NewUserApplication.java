@@ -1,6 +1,9 @@
 package dev.ariadne.it.newuser;
 
+import java.security.cert.X509Certificate;
 import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,6 +25,16 @@ public class NewUserApplication {
 	@GetMapping(path = "/text/{size}", produces = "text/plain")
 	String text(@PathVariable int size) {
 		return "a".repeat(size);
+	}
+
+	@GetMapping(path = "/connection", produces = "text/plain")
+	String connection(HttpServletRequest request) {
+		X509Certificate[] chain = (X509Certificate[]) request.getAttribute("jakarta.servlet.request.X509Certificate");
+		return request.getScheme() + " secure=" + request.isSecure() + " port=" + request.getServerPort() + " "
+				+ request.getAttribute("jakarta.servlet.request.cipher_suite") + " "
+				+ request.getAttribute("jakarta.servlet.request.key_size") + " peer="
+				+ ((chain != null) ? chain[0].getSubjectX500Principal().getName() : "none") + " url="
+				+ request.getRequestURL();
 	}
 
 	@GetMapping("/fail")

@@ -6,6 +6,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -24,6 +25,11 @@ public class WebFluxApplication {
 	@GetMapping("/hello/{name}")
 	Mono<Map<String, String>> hello(@PathVariable String name) {
 		return Mono.just(Map.of("hello", name));
+	}
+
+	@GetMapping("/connection")
+	Mono<String> connection(ServerHttpRequest request) {
+		return Mono.just(request.getURI().getScheme());
 	}
 
 	@Bean
