@@ -17,8 +17,8 @@ import dev.ariadne.server.AsyncResponse;
  * the tasks of one request never run at the same time, each one seeing what the previous did.
  *
  * <p>The request's own dispatch holds the line until it has returned ({@link #release()}):
- * what the application asks for meanwhile from other threads waits for it, as the
- * specification requires. Timeouts run on one shared daemon scheduler thread, which only hands
+ * what the application asks for meanwhile, from its thread or others, waits for it, as the
+ * specification requires, and then runs on the dispatch's thread. Timeouts run on one shared daemon scheduler thread, which only hands
  * the timeout task over.
  */
 final class ExchangeTasks {
@@ -93,8 +93,11 @@ final class ExchangeTasks {
 	}
 
 	/**
-	 * The request's own dispatch has returned: the tasks given meanwhile may run now. On the
-	 * request's thread.
+	 * The request's own dispatch has returned: the tasks given meanwhile run now, on the
+	 * request's thread, which is a worker of the request's pool already. Handing them to
+	 * another worker would cost a wake-up and a context switch for nothing, twice for a
+	 * response written and completed at once (a reactive handler's usual case): the exchange's
+	 * end, asked for while its handler still runs, is then the same thread's work too.
 	 */
 	void release() {
 		synchronized (this) {
@@ -103,7 +106,7 @@ final class ExchangeTasks {
 				return;
 			}
 		}
-		submit();
+		drain();
 	}
 
 	/**
