@@ -74,6 +74,8 @@ public class AriadneServerProperties {
 
 	private final Diagnosis diagnosis = new Diagnosis();
 
+	private final Webflux webflux = new Webflux();
+
 	/**
 	 * Route pools by name: bounded worker pools of their own, for the routes that name them
 	 * (bulkheads), so that a CPU-heavy route cannot take every worker of the server.
@@ -245,6 +247,14 @@ public class AriadneServerProperties {
 	 */
 	public Diagnosis getDiagnosis() {
 		return this.diagnosis;
+	}
+
+	/**
+	 * Returns the settings of Spring WebFlux applications.
+	 * @return the WebFlux settings
+	 */
+	public Webflux getWebflux() {
+		return this.webflux;
 	}
 
 	/**
@@ -798,6 +808,50 @@ public class AriadneServerProperties {
 		public void setGracePeriod(Duration gracePeriod) {
 			this.gracePeriod = gracePeriod;
 		}
+
+	}
+
+	/**
+	 * Settings of Spring WebFlux applications on Ariadne.
+	 */
+	public static class Webflux {
+
+		/**
+		 * How the application's HttpHandler is served: native runs it on Ariadne's exchange
+		 * directly; servlet runs it through Spring's ServletHttpHandlerAdapter on Ariadne's
+		 * servlet container, as Boot runs WebFlux on Tomcat and Jetty (slower; kept to compare
+		 * the two and as a fallback).
+		 */
+		private WebfluxAdapter adapter = WebfluxAdapter.NATIVE;
+
+		/**
+		 * Returns how the application's HttpHandler is served.
+		 * @return the adapter
+		 */
+		public WebfluxAdapter getAdapter() {
+			return this.adapter;
+		}
+
+		/**
+		 * Sets how the application's HttpHandler is served.
+		 * @param adapter the adapter
+		 */
+		public void setAdapter(WebfluxAdapter adapter) {
+			this.adapter = adapter;
+		}
+
+	}
+
+	/**
+	 * How a Spring WebFlux application's HttpHandler reaches Ariadne.
+	 */
+	public enum WebfluxAdapter {
+
+		/** On Ariadne's exchange directly. */
+		NATIVE,
+
+		/** Through Spring's ServletHttpHandlerAdapter on Ariadne's servlet container. */
+		SERVLET
 
 	}
 

@@ -101,7 +101,10 @@ public final class GzipCompressionFilter implements Filter {
 	}
 
 	static boolean acceptsGzip(HttpServletRequest request) {
-		String accept = request.getHeader("Accept-Encoding");
+		return acceptsGzip(request.getHeader("Accept-Encoding"));
+	}
+
+	private static boolean acceptsGzip(String accept) {
 		if (accept == null) {
 			return false;
 		}
@@ -120,6 +123,27 @@ public final class GzipCompressionFilter implements Filter {
 		return false;
 	}
 
+	/**
+	 * Returns whether these settings compress a response, for a server that applies them
+	 * outside a servlet filter chain (Ariadne's WebFlux adapter): the request accepts gzip,
+	 * its user agent is not excluded, the status may carry a body, the media type is one of
+	 * the configured ones, nothing encoded the body already, and a declared length is at least
+	 * the minimum size (a body of unknown length is compressed).
+	 * @param acceptEncoding the request's {@code Accept-Encoding}, or {@code null}
+	 * @param userAgent the request's {@code User-Agent}, or {@code null}
+	 * @param status the response status
+	 * @param contentType the response's {@code Content-Type}, or {@code null}
+	 * @param contentEncoding the response's {@code Content-Encoding}, or {@code null}
+	 * @param contentLength the declared body length, or -1 when unknown
+	 * @return whether to compress the body
+	 */
+	public boolean compresses(String acceptEncoding, String userAgent, int status, String contentType,
+			String contentEncoding, long contentLength) {
+		return acceptsGzip(acceptEncoding) && !isExcluded(userAgent)
+				&& compressible(status, contentType, contentEncoding)
+				&& (contentLength < 0 || contentLength >= this.minResponseSize);
+	}
+
 	private boolean isExcluded(String userAgent) {
 		if (userAgent == null) {
 			return false;
@@ -133,12 +157,11 @@ public final class GzipCompressionFilter implements Filter {
 	}
 
 	private boolean compressible(HttpServletResponse response) {
-		int status = response.getStatus();
-		if (status < 200 || status == 204 || status == 304 || response.getHeader("Content-Encoding") != null) {
-			return false;
-		}
-		String type = response.getContentType();
-		if (type == null) {
+		return compressible(response.getStatus(), response.getContentType(), response.getHeader("Content-Encoding"));
+	}
+
+	private boolean compressible(int status, String type, String contentEncoding) {
+		if (status < 200 || status == 204 || status == 304 || contentEncoding != null || type == null) {
 			return false;
 		}
 		int semicolon = type.indexOf(';');

@@ -14,6 +14,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.AriadneTls;
 import dev.ariadne.AriadneServer;
+import dev.ariadne.http.Headers;
+import dev.ariadne.server.Handler;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.TlsConfig;
@@ -222,20 +224,43 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 		if (classLoader != null) {
 			deployment.classLoader(classLoader);
 		}
-		Compression compression = getCompression();
-		if (compression != null && compression.getEnabled()) {
-			DataSize minSize = compression.getMinResponseSize();
-			deployment.initializer(GzipCompressionFilter.initializer(new GzipCompressionFilter(
-					Set.of(compression.getMimeTypes()),
-					(compression.getExcludedUserAgents() != null) ? List.of(compression.getExcludedUserAgents())
-							: List.of(),
-					(minSize != null) ? (int) Math.min(Integer.MAX_VALUE, minSize.toBytes()) : 0)));
+		GzipCompressionFilter compression = compressionFilter();
+		if (compression != null) {
+			deployment.initializer(GzipCompressionFilter.initializer(compression));
 		}
-		String serverHeader = getServerHeader();
-		if (serverHeader != null && !serverHeader.isBlank()) {
+		String serverHeader = serverHeader();
+		if (serverHeader != null) {
 			deployment.serverHeader(serverHeader);
 		}
 		return deployment;
+	}
+
+	/**
+	 * Returns what {@code server.compression.*} compresses.
+	 * @return the compression, or {@code null} when it is off
+	 */
+	protected GzipCompressionFilter compressionFilter() {
+		Compression compression = getCompression();
+		if (compression == null || !compression.getEnabled()) {
+			return null;
+		}
+		DataSize minSize = compression.getMinResponseSize();
+		return new GzipCompressionFilter(Set.of(compression.getMimeTypes()),
+				(compression.getExcludedUserAgents() != null) ? List.of(compression.getExcludedUserAgents()) : List.of(),
+				(minSize != null) ? (int) Math.min(Integer.MAX_VALUE, minSize.toBytes()) : 0);
+	}
+
+	/**
+	 * Returns the {@code Server} header of {@code server.server-header}.
+	 * @return the header value, or {@code null} for none
+	 */
+	protected String serverHeader() {
+		String serverHeader = getServerHeader();
+		if (serverHeader == null || serverHeader.isBlank()) {
+			return null;
+		}
+		Headers.validate("Server", serverHeader);
+		return serverHeader;
 	}
 
 	/**
@@ -275,29 +300,43 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 					+ "' listener: " + ex.getMessage(), ex);
 		}
 		try {
-			ServerConfig.Builder builder = this.serverConfig.toBuilder()
-				.name(this.listenerName)
-				.port(Math.max(getPort(), 0))
-				.address(getAddress());
-			if (Ssl.isEnabled(getSsl())) {
-				builder.tls(tlsConfig());
-			}
-			ServerConfig config = builder.build();
-			AriadneServer.Builder server = AriadneServer.builder(config)
-				.diagnosis(this.diagnosis)
-				.routes(this.routes)
-				.fallback(deployment.handler(), this.fallbackPools);
-			this.middleware.forEach(server::middleware);
-			this.requestListeners.forEach(server::requestListener);
-			Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod
-					: config.shutdownGracePeriod();
-			return new AriadneWebServer(server.build(), deployment, getPort() >= 0,
-					getShutdown() == Shutdown.GRACEFUL, grace, this.servers, this.livePagePath);
+			return createWebServer(deployment.handler(), deployment);
 		}
 		catch (RuntimeException ex) {
 			deployment.stop();
 			throw ex;
 		}
+	}
+
+	/**
+	 * Builds the web server that serves requests no {@link Route} matches with a handler of
+	 * their own, not yet listening.
+	 * @param handler the handler
+	 * @return the web server
+	 */
+	protected final WebServer createWebServer(Handler handler) {
+		UnsupportedSettings.check(this);
+		return createWebServer(handler, null);
+	}
+
+	private WebServer createWebServer(Handler handler, ServletDeployment deployment) {
+		ServerConfig.Builder builder = this.serverConfig.toBuilder()
+			.name(this.listenerName)
+			.port(Math.max(getPort(), 0))
+			.address(getAddress());
+		if (Ssl.isEnabled(getSsl())) {
+			builder.tls(tlsConfig());
+		}
+		ServerConfig config = builder.build();
+		AriadneServer.Builder server = AriadneServer.builder(config)
+			.diagnosis(this.diagnosis)
+			.routes(this.routes)
+			.fallback(handler, this.fallbackPools);
+		this.middleware.forEach(server::middleware);
+		this.requestListeners.forEach(server::requestListener);
+		Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod : config.shutdownGracePeriod();
+		return new AriadneWebServer(server.build(), deployment, getPort() >= 0, getShutdown() == Shutdown.GRACEFUL,
+				grace, this.servers, this.livePagePath);
 	}
 
 }

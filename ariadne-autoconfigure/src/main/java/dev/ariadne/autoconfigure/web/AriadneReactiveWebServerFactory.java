@@ -1,6 +1,10 @@
 package dev.ariadne.autoconfigure.web;
 
+import java.util.Objects;
+
 import jakarta.servlet.ServletRegistration;
+
+import dev.ariadne.autoconfigure.AriadneServerProperties.WebfluxAdapter;
 
 import dev.ariadne.servlet.ServletDeployment;
 
@@ -11,10 +15,11 @@ import org.springframework.http.server.reactive.ServletHttpHandlerAdapter;
 
 /**
  * A {@link ConfigurableReactiveWebServerFactory} that serves a Spring WebFlux application with
- * Ariadne: the application's {@link HttpHandler} runs through Spring's
- * {@link ServletHttpHandlerAdapter} on Ariadne's servlet container, as Boot runs WebFlux on
- * Tomcat and Jetty, on one Ariadne listener in the I/O model and with the pools of
- * {@code ariadne.server.*}. Handlers run on Ariadne's workers, never on a selector thread.
+ * Ariadne: the application's {@link HttpHandler} runs on Ariadne's exchange directly
+ * ({@link ReactiveHandlerAdapter}), or with {@code ariadne.server.webflux.adapter=servlet}
+ * through Spring's {@link ServletHttpHandlerAdapter} on Ariadne's servlet container, as Boot
+ * runs WebFlux on Tomcat and Jetty; on one Ariadne listener in the I/O model and with the
+ * pools of {@code ariadne.server.*}. Handlers run on Ariadne's workers, never on a selector thread.
  * {@link dev.ariadne.server.routing.Route} beans are served too, ahead of the handler.
  *
  * <p>A public top-level class with a public no-argument constructor, since Boot's management
@@ -25,6 +30,8 @@ public class AriadneReactiveWebServerFactory extends AbstractAriadneWebServerFac
 
 	/** Name of the servlet that adapts the application's {@link HttpHandler}. */
 	static final String HANDLER_SERVLET = "httpHandlerServlet";
+
+	private WebfluxAdapter adapter = WebfluxAdapter.NATIVE;
 
 	/**
 	 * Creates a factory for port 8080 with Ariadne's defaults.
@@ -46,8 +53,21 @@ public class AriadneReactiveWebServerFactory extends AbstractAriadneWebServerFac
 		return "";
 	}
 
+	/**
+	 * Sets how the application's {@link HttpHandler} is served
+	 * ({@code ariadne.server.webflux.adapter}).
+	 * @param adapter {@code NATIVE} (the default) or {@code SERVLET}
+	 */
+	public void setAdapter(WebfluxAdapter adapter) {
+		this.adapter = Objects.requireNonNull(adapter, "adapter");
+	}
+
 	@Override
 	public WebServer getWebServer(HttpHandler httpHandler) {
+		if (this.adapter == WebfluxAdapter.NATIVE) {
+			return createWebServer(new ReactiveHandlerAdapter(httpHandler,
+					new ReactiveHandlerAdapter.Settings(serverHeader(), compressionFilter())));
+		}
 		ServletHttpHandlerAdapter servlet = new ServletHttpHandlerAdapter(httpHandler);
 		ServletDeployment deployment = deploymentBuilder().displayName("reactive").initializer((context) -> {
 			ServletRegistration.Dynamic registration = context.addServlet(HANDLER_SERVLET, servlet);

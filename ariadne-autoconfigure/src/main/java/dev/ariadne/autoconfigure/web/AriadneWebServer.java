@@ -108,7 +108,7 @@ public final class AriadneWebServer implements WebServer {
 
 	private String startedMessage() {
 		ServerConfig config = this.server.config();
-		String contextPath = this.deployment.servletContext().getContextPath();
+		String contextPath = (this.deployment != null) ? this.deployment.servletContext().getContextPath() : "";
 		contextPath = contextPath.isEmpty() ? "/" : contextPath;
 		String scheme = (config.tls() != null) ? "https" : "http";
 		return "Ariadne started on port " + getPort() + " (" + scheme + ", http/1.1) with context path '"
@@ -177,7 +177,9 @@ public final class AriadneWebServer implements WebServer {
 			}
 			this.destroyed = true;
 		}
-		this.deployment.stop();
+		if (this.deployment != null) {
+			this.deployment.stop();
+		}
 	}
 
 }

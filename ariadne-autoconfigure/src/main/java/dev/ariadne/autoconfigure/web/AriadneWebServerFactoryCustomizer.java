@@ -116,6 +116,9 @@ final class AriadneWebServerFactoryCustomizer
 		factory.setDiagnosis(this.properties.getDiagnosis().isEnabled());
 		factory.setLivePagePath(livePagePath(factory));
 		factory.setTlsHandshakeTimeout(this.properties.getSsl().getHandshakeTimeout());
+		if (factory instanceof AriadneReactiveWebServerFactory reactive) {
+			reactive.setAdapter(this.properties.getWebflux().getAdapter());
+		}
 		String bundle = this.properties.getSsl().getBundle();
 		if (bundle != null && !bundle.isBlank()) {
 			throw new InvalidConfigurationPropertyValueException("ariadne.server.ssl.bundle", bundle,

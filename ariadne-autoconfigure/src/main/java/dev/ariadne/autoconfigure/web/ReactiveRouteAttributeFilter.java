@@ -1,6 +1,8 @@
 package dev.ariadne.autoconfigure.web;
 
 import jakarta.servlet.http.HttpServletRequest;
+
+import dev.ariadne.server.Request;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;
@@ -12,9 +14,10 @@ import org.springframework.web.server.WebFilterChain;
 
 /**
  * Hands a WebFlux request's best-matching pattern (an annotated mapping's or a
- * {@code RouterFunction}'s) to the servlet request under the exchange, before the response is
- * committed, so that Ariadne's meters and diagnosis tag the request with its route, never its
- * raw path, as they do for Spring MVC.
+ * {@code RouterFunction}'s) to the request under the exchange (Ariadne's own, or the servlet
+ * request under Spring's servlet adapter), before the response is committed, so that
+ * Ariadne's meters and diagnosis tag the request with its route, never its raw path, as they
+ * do for Spring MVC.
  */
 final class ReactiveRouteAttributeFilter implements WebFilter, Ordered {
 
@@ -29,7 +32,10 @@ final class ReactiveRouteAttributeFilter implements WebFilter, Ordered {
 			Object pattern = exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
 			if (pattern != null) {
 				Object nativeRequest = ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest());
-				if (nativeRequest instanceof HttpServletRequest request) {
+				if (nativeRequest instanceof Request request) {
+					request.route(pattern.toString());
+				}
+				else if (nativeRequest instanceof HttpServletRequest request) {
 					request.setAttribute(AriadneWebServerFactoryCustomizer.REACTIVE_ROUTE, pattern.toString());
 				}
 			}

@@ -12,6 +12,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -65,6 +67,18 @@ public class BehaviourApplication {
 			.retrieve()
 			.bodyToMono(String.class)
 			.map((body) -> "proxied " + body);
+	}
+
+	@GetMapping("/later")
+	Mono<String> later() {
+		// pending for a second on a timer thread: no thread of the server should wait for it
+		return Mono.delay(Duration.ofSeconds(1)).map((tick) -> "later");
+	}
+
+	@GetMapping("/where")
+	Mono<String> where(ServerHttpRequest request) {
+		Object exchange = ServerHttpRequestDecorator.getNativeRequest(request);
+		return Mono.just(Thread.currentThread().getName() + " " + exchange.getClass().getName());
 	}
 
 	@PostMapping("/count")

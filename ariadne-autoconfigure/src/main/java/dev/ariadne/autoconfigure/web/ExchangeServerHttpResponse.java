@@ -1,0 +1,249 @@
+package dev.ariadne.autoconfigure.web;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPOutputStream;
+
+import dev.ariadne.server.AsyncResponse;
+import dev.ariadne.server.Request;
+import dev.ariadne.server.Response;
+import dev.ariadne.servlet.GzipCompressionFilter;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.util.context.Context;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.AbstractServerHttpResponse;
+
+/**
+ * A WebFlux {@code ServerHttpResponse} on Ariadne's exchange. Status, headers and cookies go to
+ * the core's {@link Response} when WebFlux commits; the body goes to its stream with writes that
+ * never wait ({@link AsyncResponse#onWritable}): one {@link DataBuffer} is asked for at a time,
+ * and the next only while the client keeps up ({@link AsyncResponse#writable()}), else once the
+ * queue has drained. No thread waits for a slow client, whichever thread the body's publisher
+ * emits on.
+ */
+final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
+
+	private final Request request;
+
+	private final Response response;
+
+	private final AsyncResponse exchange;
+
+	private final ReactiveHandlerAdapter.Settings settings;
+
+	/** The writer waiting for the client to take what is queued, if any. */
+	private final AtomicReference<BodyWriter> waiting = new AtomicReference<>();
+
+	private boolean nonBlocking;
+
+	private OutputStream body;
+
+	/** Whether the body is to be compressed, decided when WebFlux commits. */
+	private boolean compress;
+
+	private GZIPOutputStream gzip;
+
+	ExchangeServerHttpResponse(Request request, Response response, AsyncResponse exchange,
+			ReactiveHandlerAdapter.Settings settings) {
+		super(DefaultDataBufferFactory.sharedInstance, new HttpHeaders());
+		this.request = request;
+		this.response = response;
+		this.exchange = exchange;
+		this.settings = settings;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T> T getNativeResponse() {
+		return (T) this.response;
+	}
+
+	@Override
+	protected void applyStatusCode() {
+		HttpStatusCode status = getStatusCode();
+		if (status != null) {
+			this.response.status(status.value());
+		}
+	}
+
+	@Override
+	protected void applyHeaders() {
+		HttpHeaders headers = getHeaders();
+		String server = this.settings.serverHeader();
+		if (server != null && !headers.containsHeader(HttpHeaders.SERVER)) {
+			this.response.header(HttpHeaders.SERVER, server);
+		}
+		GzipCompressionFilter compression = this.settings.compression();
+		if (compression != null && compression.compresses(this.request.header(HttpHeaders.ACCEPT_ENCODING),
+				this.request.header(HttpHeaders.USER_AGENT), this.response.status(),
+				headers.getFirst(HttpHeaders.CONTENT_TYPE), headers.getFirst(HttpHeaders.CONTENT_ENCODING),
+				headers.getContentLength())) {
+			headers.remove(HttpHeaders.CONTENT_LENGTH);
+			headers.set(HttpHeaders.CONTENT_ENCODING, "gzip");
+			headers.add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+			this.compress = true;
+		}
+		headers.forEach(this::copyHeader);
+	}
+
+	private void copyHeader(String name, List<String> values) {
+		for (String value : values) {
+			this.response.header(name, value);
+		}
+	}
+
+	@Override
+	protected void applyCookies() {
+		for (List<ResponseCookie> cookies : getCookies().values()) {
+			for (ResponseCookie cookie : cookies) {
+				this.response.header(HttpHeaders.SET_COOKIE, cookie.toString());
+			}
+		}
+	}
+
+	@Override
+	protected Mono<Void> writeWithInternal(Publisher<? extends DataBuffer> body) {
+		return Mono.create((sink) -> body.subscribe(new BodyWriter(sink)));
+	}
+
+	@Override
+	protected Mono<Void> writeAndFlushWithInternal(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+		return Flux.from(body).concatMap((each) -> writeWithInternal(each).then(Mono.fromCallable(() -> {
+			body().flush();
+			return null;
+		}))).then();
+	}
+
+	/**
+	 * Ends the body: finishes the compression, if any, and commits a response that declared a
+	 * length without writing a body (the answer to a {@code HEAD}) through the stream, so the
+	 * length it declared goes out.
+	 * @throws IOException if the connection failed
+	 */
+	void finish() throws IOException {
+		if (this.body != null) {
+			if (this.gzip != null) {
+				this.gzip.finish();
+			}
+			return;
+		}
+		if (!this.response.committed() && this.response.headers().get(HttpHeaders.CONTENT_LENGTH) != null) {
+			body().flush();
+		}
+	}
+
+	/** The body's stream, created on the first write: never waiting, compressed if so decided. */
+	private OutputStream body() throws IOException {
+		if (this.body == null) {
+			if (!this.nonBlocking) {
+				this.nonBlocking = true;
+				this.exchange.onWritable(this::writePossible);
+			}
+			OutputStream stream = this.response.outputStream();
+			if (this.compress) {
+				this.gzip = new GZIPOutputStream(stream, 8192, true);
+				stream = this.gzip;
+			}
+			this.body = stream;
+		}
+		return this.body;
+	}
+
+	private void writePossible() {
+		BodyWriter writer = this.waiting.getAndSet(null);
+		if (writer != null) {
+			writer.next();
+		}
+	}
+
+	private void write(DataBuffer buffer) throws IOException {
+		OutputStream out = body();
+		try (DataBuffer.ByteBufferIterator buffers = buffer.readableByteBuffers()) {
+			while (buffers.hasNext()) {
+				ByteBuffer bytes = buffers.next();
+				if (bytes.hasArray()) {
+					out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+				}
+				else {
+					byte[] copy = new byte[bytes.remaining()];
+					bytes.get(copy);
+					out.write(copy);
+				}
+			}
+		}
+	}
+
+	/** Writes one body publisher, a buffer at a time, asking for the next while the client keeps up. */
+	private final class BodyWriter implements CoreSubscriber<DataBuffer> {
+
+		private final MonoSink<Void> sink;
+
+		private Subscription upstream;
+
+		BodyWriter(MonoSink<Void> sink) {
+			this.sink = sink;
+		}
+
+		@Override
+		public Context currentContext() {
+			return Context.of(this.sink.contextView());
+		}
+
+		@Override
+		public void onSubscribe(Subscription subscription) {
+			this.upstream = subscription;
+			this.sink.onCancel(subscription::cancel);
+			subscription.request(1);
+		}
+
+		@Override
+		public void onNext(DataBuffer buffer) {
+			try {
+				write(buffer);
+			}
+			catch (IOException | RuntimeException ex) {
+				this.upstream.cancel();
+				this.sink.error(ex);
+				return;
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+			ExchangeServerHttpResponse.this.waiting.set(this);
+			if (ExchangeServerHttpResponse.this.exchange.writable()
+					&& ExchangeServerHttpResponse.this.waiting.compareAndSet(this, null)) {
+				next();
+			}
+		}
+
+		void next() {
+			this.upstream.request(1);
+		}
+
+		@Override
+		public void onError(Throwable failure) {
+			this.sink.error(failure);
+		}
+
+		@Override
+		public void onComplete() {
+			this.sink.success();
+		}
+
+	}
+
+}

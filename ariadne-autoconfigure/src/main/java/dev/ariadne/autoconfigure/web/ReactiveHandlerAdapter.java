@@ -1,0 +1,126 @@
+package dev.ariadne.autoconfigure.web;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.Objects;
+
+import dev.ariadne.http.Method;
+import dev.ariadne.server.AsyncResponse;
+import dev.ariadne.server.Handler;
+import dev.ariadne.server.Request;
+import dev.ariadne.server.Response;
+import dev.ariadne.servlet.GzipCompressionFilter;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.HttpHeadResponseDecorator;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+
+/**
+ * Serves a Spring WebFlux {@link HttpHandler} on Ariadne's exchange directly, without a servlet
+ * layer, as Spring adapts Reactor Netty and Jetty's core API: the handler is called on the
+ * worker that took the request (never on a selector thread), the exchange is suspended
+ * ({@link Response#suspend()}) so that the worker goes back to its pool while the handler's
+ * {@code Mono} is pending, and the request and response bodies flow without waiting for the
+ * client ({@link RequestBodyPublisher}, {@link ExchangeServerHttpResponse}). A handler that
+ * completes at once (the common case) ends the exchange on the same worker, as a plain handler
+ * would.
+ *
+ * <p>A client that goes away cancels the handler's subscription. A failure that reaches the
+ * adapter (WebFlux answers most itself) becomes a 500 while the response is not committed,
+ * and an incomplete body and a closed connection after.
+ */
+final class ReactiveHandlerAdapter implements Handler {
+
+	private static final Log logger = LogFactory.getLog(ReactiveHandlerAdapter.class);
+
+	private final HttpHandler handler;
+
+	private final Settings settings;
+
+	ReactiveHandlerAdapter(HttpHandler handler, Settings settings) {
+		this.handler = Objects.requireNonNull(handler, "handler");
+		this.settings = Objects.requireNonNull(settings, "settings");
+	}
+
+	@Override
+	public void handle(Request request, Response response) {
+		URI uri = ExchangeServerHttpRequest.uri(request);
+		if (uri == null) {
+			response.status(400).send("Bad Request: the request target and Host header do not form a URI\n");
+			return;
+		}
+		AsyncResponse exchange = response.suspend();
+		ExchangeServerHttpRequest serverRequest = new ExchangeServerHttpRequest(request, uri, exchange,
+				DefaultDataBufferFactory.sharedInstance);
+		ExchangeServerHttpResponse serverResponse = new ExchangeServerHttpResponse(request, response, exchange,
+				this.settings);
+		ServerHttpResponse target = (request.method() == Method.HEAD) ? new HttpHeadResponseDecorator(serverResponse)
+				: serverResponse;
+		this.handler.handle(serverRequest, target).subscribe(new Completion(exchange, serverResponse));
+	}
+
+	/**
+	 * What the adapter applies of {@code server.*} itself, since no servlet container does.
+	 * @param serverHeader the {@code Server} header for every response, or {@code null}
+	 * @param compression what {@code server.compression.*} compresses, or {@code null} when off
+	 */
+	record Settings(String serverHeader, GzipCompressionFilter compression) {
+
+		static final Settings NONE = new Settings(null, null);
+
+	}
+
+	/** Ends the exchange when the handler's {@code Mono} does; cancels it when the client goes. */
+	private static final class Completion implements CoreSubscriber<Void> {
+
+		private final AsyncResponse exchange;
+
+		private final ExchangeServerHttpResponse response;
+
+		Completion(AsyncResponse exchange, ExchangeServerHttpResponse response) {
+			this.exchange = exchange;
+			this.response = response;
+		}
+
+		@Override
+		public void onSubscribe(Subscription subscription) {
+			this.exchange.onClose(() -> {
+				subscription.cancel();
+				this.exchange.abort(new IOException("The connection closed before the response ended"));
+			});
+			subscription.request(Long.MAX_VALUE);
+		}
+
+		@Override
+		public void onNext(Void ignored) {
+		}
+
+		@Override
+		public void onError(Throwable failure) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("The WebFlux handler failed" + (this.response.isCommitted() ? " after the response was committed" : ""),
+						failure);
+			}
+			this.exchange.abort(failure);
+		}
+
+		@Override
+		public void onComplete() {
+			try {
+				this.response.finish();
+			}
+			catch (IOException | RuntimeException ex) {
+				this.exchange.abort(ex);
+				return;
+			}
+			this.exchange.complete();
+		}
+
+	}
+
+}
