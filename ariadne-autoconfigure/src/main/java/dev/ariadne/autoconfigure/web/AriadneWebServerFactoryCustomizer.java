@@ -118,6 +118,11 @@ final class AriadneWebServerFactoryCustomizer
 		factory.setTlsHandshakeTimeout(this.properties.getSsl().getHandshakeTimeout());
 		if (factory instanceof AriadneReactiveWebServerFactory reactive) {
 			reactive.setAdapter(this.properties.getWebflux().getAdapter());
+			// Boot maps server.server-header to servlet factories only; Ariadne honours it for both
+			String serverHeader = bind("server.server-header", String.class);
+			if (serverHeader != null && reactive.getServerHeader() == null) {
+				reactive.setServerHeader(serverHeader);
+			}
 		}
 		String bundle = this.properties.getSsl().getBundle();
 		if (bundle != null && !bundle.isBlank()) {

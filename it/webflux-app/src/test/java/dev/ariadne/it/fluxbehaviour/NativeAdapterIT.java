@@ -41,13 +41,17 @@ class NativeAdapterIT {
 		String adapter = setup.substring(setup.indexOf('/') + 1);
 		int workers = model.equals("blocking") ? REQUESTS : 2;
 		String[] args = { "--server.port=0", "--ariadne.server.io-model=" + model,
-				"--ariadne.server.threads.max=" + workers, "--ariadne.server.webflux.adapter=" + adapter };
+				"--ariadne.server.threads.max=" + workers, "--ariadne.server.webflux.adapter=" + adapter,
+				"--server.server-header=Labyrinth/1.0" };
 		try (ConfigurableApplicationContext context = SpringApplication.run(BehaviourApplication.class, args)) {
 			AriadneWebServer server = (AriadneWebServer) ((WebServerApplicationContext) context).getWebServer();
 			AriadneServer ariadne = server.getServer();
 			int port = server.getPort();
 
-			String where = get(port, "/where").join().body();
+			HttpResponse<String> whereResponse = get(port, "/where").join();
+			assertThat(whereResponse.headers().firstValue("Server")).as("server.server-header")
+				.hasValue("Labyrinth/1.0");
+			String where = whereResponse.body();
 			assertThat(where).as("the thread that ran the handler, and the request under the exchange")
 				.doesNotContain("selector");
 			if (model.equals("event-loop")) {
