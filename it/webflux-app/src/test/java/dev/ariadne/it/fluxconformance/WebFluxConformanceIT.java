@@ -12,7 +12,6 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The WebFlux conformance suite on Ariadne, in every I/O model, over real sockets: what a
@@ -54,16 +53,6 @@ class WebFluxConformanceIT
 	public FluxApp app() {
 		assertThat(app.name()).isEqualTo(this.model.value());
 		return app;
-	}
-
-	@Override
-	@Test
-	public void echoesEmptyPostsOnOneConnection() throws Exception {
-		assumeTrue(this.model == IoModel.EVENT_LOOP, "Known bug in the blocking and virtual-threads models: the "
-				+ "second empty POST on a connection (or one without Content-Length) gets no response: the WebFlux "
-				+ "handler completes during the servlet dispatch, the connection's thread waits for the next "
-				+ "request head, and the connection closes at its timeout");
-		ExchangeCases.super.echoesEmptyPostsOnOneConnection();
 	}
 
 	@Test
