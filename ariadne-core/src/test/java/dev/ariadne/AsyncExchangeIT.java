@@ -192,6 +192,34 @@ class AsyncExchangeIT {
 
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
+	void aResponseWrittenWithoutBlockingAndCompletedWhileTheHandlerRunsLeavesAtOnce(IoModel model)
+			throws Exception {
+		// what a reactive handler does when its answer is ready at once: the whole response
+		// goes out as non-blocking writes, and the end is asked for before the handler returns
+		this.server = Servers.start(model, (config) -> config.maxThreads(4),
+				Route.get("/written", (request, response) -> {
+					AsyncResponse async = response.suspend();
+					async.onWritable(() -> {
+					});
+					response.header("Content-Length", "7");
+					try {
+						response.outputStream().write("written".getBytes(StandardCharsets.US_ASCII));
+						response.outputStream().flush();
+					}
+					catch (IOException ex) {
+						async.abort(ex);
+						return;
+					}
+					async.complete();
+				}));
+		RawClient client = connect();
+		for (int i = 0; i < 3; i++) {
+			AbstractProtocolIT.assertOk(client.exchange("GET /written HTTP/1.1\r\nHost: async\r\n\r\n"), "written");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
 	void pipelinedRequestsAfterASuspendedOneWaitForItsEnd(IoModel model) throws Exception {
 		start(model, 4);
 		RawClient client = connect();

@@ -228,6 +228,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 				awaitEnd();
 				Thread.interrupted();
 			}
+			else {
+				endedInline();
+			}
 			if (!dispatched || !this.keep || !completeMessage()) {
 				return true;
 			}
@@ -245,6 +248,17 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		while (this.exchange.suspended()) {
 			this.asyncTasks.take().run();
 		}
+		this.asyncTasks.clear();
+	}
+
+	/**
+	 * After an exchange that ended on this thread, perhaps with its end asked for while its
+	 * handler ran as a suspended one: sends what it offered as a non-blocking writer (the
+	 * drain handed to this thread would otherwise wait behind the next request), and drops its
+	 * tasks, as {@link #awaitEnd()} does.
+	 */
+	private void endedInline() throws IOException {
+		this.writer.drainQueued();
 		this.asyncTasks.clear();
 	}
 

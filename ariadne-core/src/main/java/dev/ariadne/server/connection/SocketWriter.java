@@ -156,8 +156,12 @@ final class SocketWriter implements ConnectionOutput.Transmitter {
 		}
 	}
 
-	/** Writes what non-blocking writers queued, with blocking writes, on the calling thread. */
-	private void drainQueued() throws IOException {
+	/**
+	 * Writes what non-blocking writers queued, with blocking writes, on the calling thread: the
+	 * connection's thread, which must also call it after an exchange that ended while its
+	 * handler ran, since the drain that {@link #offer} handed over is then never run.
+	 */
+	void drainQueued() throws IOException {
 		while (true) {
 			byte[] chunk;
 			Runnable again = null;

@@ -1,0 +1,82 @@
+package dev.ariadne.it.fluxconformance;
+
+import java.net.http.HttpResponse;
+
+import dev.ariadne.RawClient;
+import dev.ariadne.RawResponse;
+import dev.ariadne.server.IoModel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The WebFlux conformance suite on Ariadne, in every I/O model, over real sockets: what a
+ * WebFlux application and an HTTP operator expect of any server WebFlux runs on (the cases are
+ * in {@link ExchangeCases}, {@link FramingCases}, {@link ErrorCases}, {@link StreamingCases} and
+ * {@link RequestFactsCases}), plus Ariadne's request meter tagged with WebFlux's route patterns.
+ * One application per model serves all of its cases.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(IoModel.class)
+class WebFluxConformanceIT
+		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases {
+
+	private static final int MAX_BODY_MEGABYTES = 32;
+
+	private static FluxApp app;
+
+	private final IoModel model;
+
+	WebFluxConformanceIT(IoModel model) {
+		this.model = model;
+	}
+
+	@BeforeParameterizedClassInvocation
+	static void start(IoModel model) {
+		// Reactor Netty sets no limit on a request body; Ariadne's default is 10 MB
+		app = FluxApp.onAriadne(model, "ariadne.server.request.max-body-size=" + MAX_BODY_MEGABYTES + "MB");
+	}
+
+	@AfterParameterizedClassInvocation
+	static void stop() {
+		if (app != null) {
+			app.close();
+			app = null;
+		}
+	}
+
+	@Override
+	public FluxApp app() {
+		assertThat(app.name()).isEqualTo(this.model.value());
+		return app;
+	}
+
+	@Test
+	void refusesABodyDeclaredOverTheLimitWith413() throws Exception {
+		try (RawClient client = app.raw()) {
+			RawResponse response = client.exchange("POST /count HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+					+ "Content-Type: application/octet-stream\r\nContent-Length: "
+					+ (MAX_BODY_MEGABYTES + 1) * 1024L * 1024 + "\r\n\r\n");
+			assertThat(response.status()).isEqualTo(413);
+			assertThat(response.announcesClose()).isTrue();
+		}
+	}
+
+	@Test
+	void tagsTheRequestMeterWithTheRoutePatternNeverThePath() throws Exception {
+		assertThat(app.get("/users/metered-42").statusCode()).isEqualTo(200);
+		assertThat(app.get("/fn/items/metered-7").statusCode()).isEqualTo(200);
+		HttpResponse<String> scrape = app.management("/actuator/prometheus");
+		assertThat(scrape.statusCode()).isEqualTo(200);
+		assertThat(scrape.body())
+			.containsPattern("ariadne_requests_seconds_count\\{[^}]*listener=\"app\"[^}]*route=\"/users/\\{id\\}\"")
+			.containsPattern("ariadne_requests_seconds_count\\{[^}]*listener=\"app\"[^}]*route=\"/fn/items/\\{id\\}\"")
+			.doesNotContain("metered-42")
+			.doesNotContain("metered-7");
+	}
+
+}

