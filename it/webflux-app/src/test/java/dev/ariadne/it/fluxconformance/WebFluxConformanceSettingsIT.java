@@ -10,7 +10,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Boot's server settings that a WebFlux application sets, on Ariadne in one I/O model:
@@ -21,8 +20,6 @@ class WebFluxConformanceSettingsIT {
 	@ParameterizedTest
 	@ValueSource(booleans = { true, false })
 	void compressesLargeAnswersForClientsThatAcceptGzip(boolean ariadne) throws Exception {
-		assumeFalse(ariadne, "Known bug of the servlet bridge: GzipCompressionFilter decides 'uncompressed' when a "
-				+ "WriteListener is set before the first write, as Spring's ServletHttpHandlerAdapter always does");
 		try (FluxApp app = start(ariadne, IoModel.EVENT_LOOP, "server.compression.enabled=true",
 				"server.compression.min-response-size=1KB")) {
 			HttpResponse<byte[]> gzipped = FluxApp.client()
