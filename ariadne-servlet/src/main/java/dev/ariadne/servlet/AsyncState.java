@@ -224,7 +224,7 @@ final class AsyncState implements AsyncContext {
 		}
 	}
 
-	/** Tells the listeners that the cycle completed; called after the response is finished. */
+	/** Tells the listeners that the cycle completed; called before the response is finished. */
 	void completed() {
 		for (Listener listener : listenersNow()) {
 			notify(listener, null, (l, event) -> l.onComplete(event));

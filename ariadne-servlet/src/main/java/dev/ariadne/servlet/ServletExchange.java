@@ -177,20 +177,21 @@ final class ServletExchange {
 	}
 
 	/**
-	 * Ends the async cycle, one of the exchange's tasks: the error page if one is due, the end
-	 * of the response, the listeners' {@code onComplete}, then the end of the core exchange
-	 * (an abort after a failure that broke a committed response, so that the core closes the
-	 * connection).
+	 * Ends the async cycle, one of the exchange's tasks: the error page if one is due, the
+	 * listeners' {@code onComplete} (before the response ends, as Tomcat and Jetty tell them, so
+	 * that a listener may still end what it wrapped the response in, such as a compressing
+	 * stream), the end of the response, then the end of the core exchange (an abort after a
+	 * failure that broke a committed response, so that the core closes the connection).
 	 */
 	void finishAsync() {
 		try {
-			if (this.abort == null) {
-				if (this.response.errorPending()) {
-					errorPage(this.response.getStatus(), this.response.errorMessage(), null);
-				}
-				finishResponse();
+			if (this.abort == null && this.response.errorPending()) {
+				errorPage(this.response.getStatus(), this.response.errorMessage(), null);
 			}
 			this.async.completed();
+			if (this.abort == null) {
+				finishResponse();
+			}
 		}
 		finally {
 			end();

@@ -2,6 +2,7 @@ package dev.ariadne.it.newuser;
 
 import java.security.cert.X509Certificate;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -25,6 +26,12 @@ public class NewUserApplication {
 	@GetMapping(path = "/text/{size}", produces = "text/plain")
 	String text(@PathVariable int size) {
 		return "a".repeat(size);
+	}
+
+	@GetMapping(path = "/text/later/{size}", produces = "text/plain")
+	Callable<String> textLater(@PathVariable int size) {
+		// answered asynchronously: the response ends in the async cycle's completion
+		return () -> "a".repeat(size);
 	}
 
 	@GetMapping(path = "/connection", produces = "text/plain")

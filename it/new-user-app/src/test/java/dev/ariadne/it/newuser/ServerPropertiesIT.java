@@ -55,6 +55,14 @@ class ServerPropertiesIT {
 	}
 
 	@Test
+	void compressesAnAsynchronousAnswerWhole() throws Exception {
+		HttpResponse<byte[]> large = get("/shop/text/later/5000", "Accept-Encoding", "gzip");
+		assertThat(large.statusCode()).isEqualTo(200);
+		assertThat(large.headers().firstValue("Content-Encoding")).hasValue("gzip");
+		assertThat(gunzip(large.body())).as("the gzip stream ends before the response does").isEqualTo("a".repeat(5000));
+	}
+
+	@Test
 	void leavesSmallBodiesAndClientsWithoutGzipAlone() throws Exception {
 		HttpResponse<byte[]> small = get("/shop/text/100", "Accept-Encoding", "gzip");
 		assertThat(small.headers().firstValue("Content-Encoding")).isEmpty();
