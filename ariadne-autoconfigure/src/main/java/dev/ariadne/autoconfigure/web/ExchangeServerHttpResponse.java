@@ -129,20 +129,18 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 	}
 
 	/**
-	 * Ends the body: finishes the compression, if any, and commits a response that declared a
-	 * length without writing a body (the answer to a {@code HEAD}) through the stream, so the
-	 * length it declared goes out.
+	 * Ends the body: commits a response that wrote no body but declared a length (the answer to
+	 * a {@code HEAD}) or is compressed through the stream, so that its head says what a
+	 * {@code GET} would get, and finishes the compression, if any.
 	 * @throws IOException if the connection failed
 	 */
 	void finish() throws IOException {
-		if (this.body != null) {
-			if (this.gzip != null) {
-				this.gzip.finish();
-			}
-			return;
-		}
-		if (!this.response.committed() && this.response.headers().get(HttpHeaders.CONTENT_LENGTH) != null) {
+		if (this.body == null && !this.response.committed()
+				&& (this.compress || this.response.headers().get(HttpHeaders.CONTENT_LENGTH) != null)) {
 			body().flush();
+		}
+		if (this.gzip != null) {
+			this.gzip.finish();
 		}
 	}
 

@@ -1,6 +1,7 @@
 package dev.ariadne.it.fluxconformance;
 
 import java.io.ByteArrayInputStream;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPInputStream;
@@ -31,6 +32,15 @@ class WebFluxConformanceSettingsIT {
 			assertThat(gzipped.body().length).isLessThan(expected.length() / 4);
 			try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
 				assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expected);
+			}
+			HttpResponse<Void> head = FluxApp.client()
+				.send(app.request("/stream/text?lines=2000").method("HEAD", HttpRequest.BodyPublishers.noBody())
+					.header("Accept-Encoding", "gzip")
+					.build(), HttpResponse.BodyHandlers.discarding());
+			assertThat(head.statusCode()).isEqualTo(200);
+			if ("gzip".equals(head.headers().firstValue("Content-Encoding").orElse(null))) {
+				assertThat(head.headers().firstValue("Content-Length")).as("a HEAD's length with gzip, as GET's")
+					.isNotEqualTo(java.util.Optional.of("0"));
 			}
 			HttpResponse<String> plain = app.get("/stream/text?lines=2000");
 			assertThat(plain.statusCode()).isEqualTo(200);
