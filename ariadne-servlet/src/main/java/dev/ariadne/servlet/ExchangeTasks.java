@@ -18,8 +18,8 @@ import dev.ariadne.server.AsyncResponse;
  *
  * <p>The request's own dispatch holds the line until it has returned ({@link #release()}):
  * what the application asks for meanwhile, from its thread or others, waits for it, as the
- * specification requires, and then runs on the dispatch's thread. Timeouts run on one shared daemon scheduler thread, which only hands
- * the timeout task over.
+ * specification requires, and then runs on the dispatch's thread. Timeouts run on one shared
+ * daemon scheduler thread, which only hands the timeout task over.
  */
 final class ExchangeTasks {
 

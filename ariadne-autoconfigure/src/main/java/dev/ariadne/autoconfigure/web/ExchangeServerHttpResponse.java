@@ -48,8 +48,6 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 	/** The writer waiting for the client to take what is queued, if any. */
 	private final AtomicReference<BodyWriter> waiting = new AtomicReference<>();
 
-	private boolean nonBlocking;
-
 	private OutputStream body;
 
 	/** Whether the body is to be compressed, decided when WebFlux commits. */
@@ -147,10 +145,7 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 	/** The body's stream, created on the first write: never waiting, compressed if so decided. */
 	private OutputStream body() throws IOException {
 		if (this.body == null) {
-			if (!this.nonBlocking) {
-				this.nonBlocking = true;
-				this.exchange.onWritable(this::writePossible);
-			}
+			this.exchange.onWritable(this::writePossible);
 			OutputStream stream = this.response.outputStream();
 			if (this.compress) {
 				this.gzip = new GZIPOutputStream(stream, 8192, true);

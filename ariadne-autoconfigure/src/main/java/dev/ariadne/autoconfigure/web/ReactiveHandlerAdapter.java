@@ -70,9 +70,6 @@ final class ReactiveHandlerAdapter implements Handler {
 	 * @param compression what {@code server.compression.*} compresses, or {@code null} when off
 	 */
 	record Settings(String serverHeader, GzipCompressionFilter compression) {
-
-		static final Settings NONE = new Settings(null, null);
-
 	}
 
 	/** Ends the exchange when the handler's {@code Mono} does; cancels it when the client goes. */
