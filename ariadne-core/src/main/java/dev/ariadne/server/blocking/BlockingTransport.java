@@ -26,7 +26,7 @@ public final class BlockingTransport extends SocketTransport<WorkerPool> {
 	 * @param context what the server's connections share
 	 */
 	public BlockingTransport(ConnectionContext context) {
-		super(context, workerPool(context.config(), false));
+		super(context, workerPool(context.config()));
 	}
 
 	@Override

@@ -38,7 +38,7 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 	 * @param context what the server's connections share
 	 */
 	public EventLoopTransport(ConnectionContext context) {
-		super(context, workerPool(context.config(), true));
+		super(context, workerPool(context.config()));
 	}
 
 	@Override

@@ -18,9 +18,7 @@ import dev.ariadne.server.RateLimitedLogger;
 /**
  * A bounded pool of platform worker threads with a bounded queue. It grows to its maximum
  * before it queues (as Tomcat's executor does; a plain {@code ThreadPoolExecutor} queues
- * first), and it wakes the worker that became idle last. A {@linkplain #governed governed} pool
- * (the event loop's, whose tasks are requests) grows beyond one thread per core only while the
- * CPU has room for another thread or its workers are blocked: see {@link CpuGovernor}.
+ * first), and it wakes the worker that became idle last.
  *
  * <p>Both choices matter under a steady load of short tasks (the event loop's requests). Waking
  * the last idle worker keeps the same few threads, with warm caches, doing the work while the
@@ -40,9 +38,6 @@ public final class WorkerPool implements TaskPool {
 
 	static final long KEEP_ALIVE_SECONDS = 60;
 
-	/** CPU time under which a worker busy on the same task over a look counts as blocked. */
-	private static final long IDLE_CPU_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
-
 	private final String name;
 
 	private final int minWorkers;
@@ -54,12 +49,6 @@ public final class WorkerPool implements TaskPool {
 	private final ThreadFactory threadFactory;
 
 	private final long keepAliveNanos;
-
-	/** Decides growth beyond {@link #floor}; {@code null} for a pool that grows at once. */
-	private final CpuGovernor governor;
-
-	/** The threads a governed pool starts without asking its governor. */
-	private final int floor;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -97,12 +86,6 @@ public final class WorkerPool implements TaskPool {
 	 */
 	private int waking;
 
-	/** When the governor last looked for blocked workers; its own thread only. */
-	private long lookedAt;
-
-	/** Whether a thread was held back and the governor has this pool to reconsider. */
-	private volatile boolean heldBack;
-
 	/**
 	 * Creates a pool; threads start on demand.
 	 * @param name the pool name, reported in statistics
@@ -112,35 +95,11 @@ public final class WorkerPool implements TaskPool {
 	 * @param threadFactory creates the worker threads
 	 */
 	public WorkerPool(String name, int minWorkers, int maxWorkers, int queueCapacity, ThreadFactory threadFactory) {
-		this(name, minWorkers, maxWorkers, queueCapacity, threadFactory, TimeUnit.SECONDS.toNanos(KEEP_ALIVE_SECONDS),
-				null, maxWorkers);
-	}
-
-	/**
-	 * Creates a pool for short tasks that starts threads beyond its floor (its minimum, and at
-	 * least one per core) only while the CPU has room for them, or when its workers stop taking
-	 * tasks (see {@link CpuGovernor}); threads start on demand.
-	 * @param name the pool name, reported in statistics
-	 * @param minWorkers threads kept when idle
-	 * @param maxWorkers most threads
-	 * @param queueCapacity most tasks waiting
-	 * @param threadFactory creates the worker threads
-	 * @return the pool
-	 */
-	public static WorkerPool governed(String name, int minWorkers, int maxWorkers, int queueCapacity,
-			ThreadFactory threadFactory) {
-		int floor = Math.max(minWorkers, Runtime.getRuntime().availableProcessors());
-		return new WorkerPool(name, minWorkers, maxWorkers, queueCapacity, threadFactory,
-				TimeUnit.SECONDS.toNanos(KEEP_ALIVE_SECONDS), CpuGovernor.shared(), floor);
+		this(name, minWorkers, maxWorkers, queueCapacity, threadFactory, TimeUnit.SECONDS.toNanos(KEEP_ALIVE_SECONDS));
 	}
 
 	WorkerPool(String name, int minWorkers, int maxWorkers, int queueCapacity, ThreadFactory threadFactory,
 			long keepAliveNanos) {
-		this(name, minWorkers, maxWorkers, queueCapacity, threadFactory, keepAliveNanos, null, maxWorkers);
-	}
-
-	WorkerPool(String name, int minWorkers, int maxWorkers, int queueCapacity, ThreadFactory threadFactory,
-			long keepAliveNanos, CpuGovernor governor, int floor) {
 		if (maxWorkers <= 0 || minWorkers < 0 || minWorkers > maxWorkers || queueCapacity < 0) {
 			throw new IllegalArgumentException("Invalid pool sizes: min " + minWorkers + ", max " + maxWorkers
 					+ ", queue capacity " + queueCapacity);
@@ -151,8 +110,6 @@ public final class WorkerPool implements TaskPool {
 		this.queueCapacity = queueCapacity;
 		this.threadFactory = threadFactory;
 		this.keepAliveNanos = keepAliveNanos;
-		this.governor = governor;
-		this.floor = Math.min(floor, maxWorkers);
 	}
 
 	@Override
@@ -183,44 +140,22 @@ public final class WorkerPool implements TaskPool {
 	 */
 	private Worker wakeOne() {
 		// caller holds lock
-		if (wakeIdle()) {
+		Worker worker = this.idle.pollLast();
+		if (worker != null) {
+			this.waking++;
+			worker.woken = true;
+			LockSupport.unpark(worker.thread);
 			return null;
 		}
 		if (this.threads < this.maxWorkers) {
-			if (this.governor != null && this.threads >= this.floor && !this.governor.cpuHasRoom()) {
-				// every worker is busy, but on a contended CPU another would only take turns with
-				// them: the task waits for one of them, or for the governor to start a thread
-				if (!this.heldBack) {
-					this.heldBack = true;
-					this.governor.heldBack(this);
-				}
-				return null;
-			}
-			return newWorker();
+			worker = new Worker();
+			this.workers.add(worker);
+			this.threads++;
+			this.waking++;
+			worker.woken = true;
+			return worker;
 		}
 		return null;
-	}
-
-	/** Wakes the worker that became idle last, if there is one; under lock. */
-	private boolean wakeIdle() {
-		Worker worker = this.idle.pollLast();
-		if (worker == null) {
-			return false;
-		}
-		this.waking++;
-		worker.woken = true;
-		LockSupport.unpark(worker.thread);
-		return true;
-	}
-
-	/** Counts in a worker on its way to the queue; under lock. The caller starts it outside. */
-	private Worker newWorker() {
-		Worker worker = new Worker();
-		this.workers.add(worker);
-		this.threads++;
-		this.waking++;
-		worker.woken = true;
-		return worker;
 	}
 
 	private void start(Worker worker) {
@@ -262,7 +197,6 @@ public final class WorkerPool implements TaskPool {
 				}
 				task = this.queue.pollFirst();
 				if (task != null) {
-					worker.tasks++;
 					if (!this.queue.isEmpty() && this.waking == 0) {
 						// more are waiting than this worker takes: pass the wake-up on
 						created = wakeOne();
@@ -329,130 +263,10 @@ public final class WorkerPool implements TaskPool {
 	}
 
 	/**
-	 * Called by the governor every tick while this pool {@linkplain #heldBack() holds threads
-	 * back}. When the CPU has room, starts a worker for each queued task no worker is on its way
-	 * to, up to the maximum. Otherwise, every {@linkplain CpuGovernor#blockedNanos() while},
-	 * looks for workers that are blocked: busy on the same task as at the last look, with no CPU
-	 * time used since; each new one gets a worker started in its place, as long as tasks wait,
-	 * and when every busy worker is blocked every waiting task gets one.
-	 * @param cpuHasRoom whether the CPU has room for more threads now
-	 * @return whether the pool still holds threads back
-	 */
-	boolean reconsider(boolean cpuHasRoom) {
-		List<Worker> created = null;
-		List<Worker> busy;
-		this.lock.lock();
-		try {
-			if (this.shutdown || this.queue.isEmpty()) {
-				this.heldBack = false;
-				recount();
-				return false;
-			}
-			if (cpuHasRoom) {
-				created = grow(Integer.MAX_VALUE);
-				return this.heldBack;
-			}
-			long now = System.nanoTime();
-			if (now - this.lookedAt < this.governor.blockedNanos()) {
-				return true;
-			}
-			this.lookedAt = now;
-			busy = busy();
-			for (Worker worker : busy) {
-				worker.tasksSeen = worker.tasks;
-			}
-		}
-		finally {
-			this.lock.unlock();
-			startAll(created);
-		}
-		// the CPU times are read outside the lock: the thread that hands out tasks never waits
-		// for them
-		int blocked = 0;
-		for (Worker worker : busy) {
-			if (worker.looksBlocked(this.governor.cpuNanos(worker.thread))) {
-				blocked++;
-			}
-		}
-		if (blocked == 0) {
-			return true;
-		}
-		if (blocked == busy.size()) {
-			// every busy worker is blocked (a burst of blocking tasks): a worker for every task
-			blocked = Integer.MAX_VALUE;
-		}
-		this.lock.lock();
-		try {
-			if (this.shutdown || this.queue.isEmpty()) {
-				this.heldBack = false;
-				recount();
-				return false;
-			}
-			created = grow(blocked);
-			return this.heldBack;
-		}
-		finally {
-			this.lock.unlock();
-			startAll(created);
-		}
-	}
-
-	private void startAll(List<Worker> created) {
-		if (created != null) {
-			created.forEach(this::start);
-		}
-	}
-
-	/**
-	 * Sends up to {@code most} workers to queued tasks no worker is on its way to: idle ones
-	 * woken, else new ones counted in; under lock. Clears {@link #heldBack} unless tasks are left
-	 * without a worker coming and the pool may still grow.
-	 * @return the workers created, for the caller to start outside the lock, or {@code null}
-	 */
-	private List<Worker> grow(int most) {
-		List<Worker> created = null;
-		int uncovered = this.queue.size() - this.waking;
-		for (int n = 0; n < most && uncovered > 0 && (!this.idle.isEmpty() || this.threads < this.maxWorkers);
-				n++, uncovered--) {
-			if (!wakeIdle()) {
-				if (created == null) {
-					created = new ArrayList<>();
-				}
-				created.add(newWorker());
-			}
-		}
-		this.heldBack = uncovered > 0 && this.threads < this.maxWorkers;
-		recount();
-		return created;
-	}
-
-	/** The workers that are not idle; under lock. */
-	private List<Worker> busy() {
-		Set<Worker> idle = new HashSet<>(this.idle);
-		List<Worker> busy = new ArrayList<>(this.workers.size());
-		for (Worker worker : this.workers) {
-			if (!idle.contains(worker)) {
-				busy.add(worker);
-			}
-		}
-		return busy;
-	}
-
-	/**
-	 * Whether the pool held a thread back that the governor has not started yet.
-	 * @return {@code true} while the governor should reconsider this pool
-	 */
-	boolean heldBack() {
-		return this.heldBack;
-	}
-
-	/**
 	 * Publishes the statistics after a change of the guarded state: the busy workers (every
 	 * thread that is not idle), and the tasks waiting for a worker to finish: those in the
 	 * queue beyond the workers on their way to it, the idle ones and the ones the pool may still
-	 * start (which is what a queued task means in an executor that grows before it queues). The
-	 * tasks a governed pool holds back on a contended CPU do not count: they wait for a core, as
-	 * they would on threads of their own, until the governor starts those threads.
+	 * start (which is what a queued task means in an executor that grows before it queues).
 	 */
 	private void recount() {
 		// caller holds lock
@@ -568,9 +382,12 @@ public final class WorkerPool implements TaskPool {
 	public List<Thread> workerThreads() {
 		this.lock.lock();
 		try {
-			List<Thread> busy = new ArrayList<>();
-			for (Worker worker : busy()) {
-				busy.add(worker.thread);
+			List<Thread> busy = new ArrayList<>(this.workers.size());
+			Set<Worker> idle = new HashSet<>(this.idle);
+			for (Worker worker : this.workers) {
+				if (!idle.contains(worker)) {
+					busy.add(worker.thread);
+				}
 			}
 			return busy;
 		}
@@ -618,21 +435,6 @@ public final class WorkerPool implements TaskPool {
 		/** Set under the pool's lock when the worker is woken (or created) to take a task. */
 		volatile boolean woken;
 
-		/** Tasks taken so far; under the pool's lock. */
-		int tasks;
-
-		// ---- the governor's thread only: what it saw at its last look
-
-		/** {@link #tasks}, copied under the pool's lock when the governor takes its look. */
-		int tasksSeen;
-
-		private int tasksAtLook = -1;
-
-		private long cpuAtLook = -1;
-
-		/** Whether a worker was started in this one's place for the task it is blocked in. */
-		private boolean replaced;
-
 		Worker() {
 			this.thread = WorkerPool.this.threadFactory.newThread(this);
 		}
@@ -653,27 +455,6 @@ public final class WorkerPool implements TaskPool {
 			finally {
 				exited(this);
 			}
-		}
-
-		/**
-		 * Whether this busy worker is newly blocked: on the same task as at the governor's last
-		 * look, with no CPU time used since, and no worker started in its place yet for that task.
-		 * @param cpuNanos the thread's CPU time now, or -1 where it cannot be read
-		 * @return {@code true} once per blocked task
-		 */
-		boolean looksBlocked(long cpuNanos) {
-			boolean sameTask = this.tasksSeen == this.tasksAtLook;
-			boolean blocked = sameTask && cpuNanos >= 0 && cpuNanos - this.cpuAtLook < IDLE_CPU_NANOS;
-			if (!sameTask) {
-				this.replaced = false;
-			}
-			this.tasksAtLook = this.tasksSeen;
-			this.cpuAtLook = cpuNanos;
-			if (blocked && !this.replaced) {
-				this.replaced = true;
-				return true;
-			}
-			return false;
 		}
 
 		/**

@@ -6,7 +6,6 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.concurrent.ThreadFactory;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionContext;
@@ -79,18 +78,11 @@ public abstract class AbstractTransport<C extends TrackedConnection, P extends P
 	 * Creates a model's worker pool, named {@code default}, from {@code threads.*}; its platform
 	 * threads start on demand.
 	 * @param config the configuration
-	 * @param governed whether the pool's tasks are requests, short and mostly on the CPU, so that
-	 * it grows beyond one thread per core only while the CPU has room (see
-	 * {@link WorkerPool#governed}); a pool whose tasks are connections, blocked most of their
-	 * lives, grows whenever its workers are busy
 	 * @return the pool
 	 */
-	protected static WorkerPool workerPool(ServerConfig config, boolean governed) {
-		String name = "default";
-		ThreadFactory threads = Threads.named("ariadne-" + config.name() + "-worker", true);
-		return governed
-				? WorkerPool.governed(name, config.minThreads(), config.maxThreads(), config.queueCapacity(), threads)
-				: new WorkerPool(name, config.minThreads(), config.maxThreads(), config.queueCapacity(), threads);
+	protected static WorkerPool workerPool(ServerConfig config) {
+		return new WorkerPool("default", config.minThreads(), config.maxThreads(), config.queueCapacity(),
+				Threads.named("ariadne-" + config.name() + "-worker", true));
 	}
 
 	@Override

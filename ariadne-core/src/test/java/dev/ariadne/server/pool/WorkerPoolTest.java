@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,8 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link WorkerPool}: growth before queuing, the bounded queue, the last-idle-first
- * hand-off, retirement of idle workers, both kinds of shutdown, and the growth of a pool
- * governed by the CPU's pressure.
+ * hand-off, retirement of idle workers, and both kinds of shutdown.
  */
 class WorkerPoolTest {
 
@@ -231,110 +229,6 @@ class WorkerPoolTest {
 		}
 		assertThat(done.await(10, TimeUnit.SECONDS)).as("every task ran").isTrue();
 		Await.until(() -> pool.busyWorkers() == 0 && pool.queued() == 0, () -> describe(pool));
-	}
-
-	@Test
-	void aGovernedPoolStartsThreadsBeyondItsFloorOnlyWhileTheCpuHasRoom() throws Exception {
-		Pressure pressure = new Pressure(true);
-		// a tick of a second: the one worker, taking a task every few milliseconds, never looks
-		// blocked, even on a loaded machine
-		CpuGovernor governor = governor(pressure, 1000);
-		WorkerPool pool = governed(governor, 1, 8);
-		// on a contended CPU the pool does not grow, however many tasks wait
-		assertThat(maxThreadsSeen(pool, 30)).as("threads seen on a contended CPU").isEqualTo(1);
-		pressure.contended(false);
-		Await.until(governor::cpuHasRoom, () -> "the governor still reads the CPU as contended");
-		assertThat(maxThreadsSeen(pool, 30)).as("threads seen once the CPU has room").isGreaterThan(1);
-	}
-
-	@Test
-	void aGovernedPoolWhoseWorkersAreBlockedGrowsEvenOnAContendedCpu() throws Exception {
-		WorkerPool pool = governed(governor(new Pressure(true), 20), 1, 4);
-		CountDownLatch started = new CountDownLatch(4);
-		for (int i = 0; i < 4; i++) {
-			assertThat(pool.execute(blocked(started))).isTrue();
-		}
-		assertThat(pool.threads()).as("beyond the floor, held back at first").isEqualTo(1);
-		// the one worker stays on its task using no CPU: blocked, so the governor starts the
-		// three held back
-		assertThat(started.await(5, TimeUnit.SECONDS)).as("every blocked task started").isTrue();
-		assertThat(pool.threads()).isEqualTo(4);
-		assertThat(pool.busyWorkers()).isEqualTo(4);
-	}
-
-	@Test
-	void aGovernedPoolGrowsAtOnceWhereThePressureCannotBeRead() throws Exception {
-		// a governor that would take an hour to start a thread held back: none may be
-		WorkerPool pool = governed(governor(() -> -1, 3_600_000), 1, 3);
-		occupy(pool, 3);
-		assertThat(pool.threads()).isEqualTo(3);
-	}
-
-	/**
-	 * Runs tasks of a few milliseconds each, queued at once, and returns the most threads the
-	 * pool had while they ran.
-	 */
-	private static int maxThreadsSeen(WorkerPool pool, int tasks) throws InterruptedException {
-		AtomicInteger most = new AtomicInteger();
-		CountDownLatch done = new CountDownLatch(tasks);
-		for (int i = 0; i < tasks; i++) {
-			assertThat(pool.execute(() -> {
-				most.accumulateAndGet(pool.threads(), Math::max);
-				try {
-					Thread.sleep(3);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				done.countDown();
-			})).isTrue();
-		}
-		assertThat(done.await(10, TimeUnit.SECONDS)).as("every task ran").isTrue();
-		return most.get();
-	}
-
-	/** A governor of the given pressure with a tick of {@code tickMillis}. */
-	private static CpuGovernor governor(LongSupplier pressure, long tickMillis) {
-		return new CpuGovernor(pressure, CpuGovernor.threadCpuTime(), "test-governor",
-				TimeUnit.MILLISECONDS.toNanos(tickMillis));
-	}
-
-	/** A pool with a floor of {@code floor} threads under the given governor. */
-	private WorkerPool governed(CpuGovernor governor, int floor, int max) {
-		WorkerPool pool = new WorkerPool("test", 0, max, 100, Threads.named("test-worker", true),
-				TimeUnit.SECONDS.toNanos(60), governor, floor);
-		this.pools.add(pool);
-		return pool;
-	}
-
-	/** CPU pressure a test turns on and off: while on, some task waits for a core all the time. */
-	private static final class Pressure implements LongSupplier {
-
-		private volatile boolean contended;
-
-		private long stalledMicros;
-
-		private long last = System.nanoTime();
-
-		Pressure(boolean contended) {
-			this.contended = contended;
-		}
-
-		void contended(boolean contended) {
-			getAsLong();
-			this.contended = contended;
-		}
-
-		@Override
-		public synchronized long getAsLong() {
-			long now = System.nanoTime();
-			if (this.contended) {
-				this.stalledMicros += (now - this.last) / 1000;
-			}
-			this.last = now;
-			return this.stalledMicros;
-		}
-
 	}
 
 	private WorkerPool pool(int min, int max, int queueCapacity, long keepAliveNanos) {
