@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 
 import dev.ariadne.server.IoModel;
@@ -40,7 +41,7 @@ class WebFluxConformanceSettingsIT {
 			assertThat(head.statusCode()).isEqualTo(200);
 			if ("gzip".equals(head.headers().firstValue("Content-Encoding").orElse(null))) {
 				assertThat(head.headers().firstValue("Content-Length")).as("a HEAD's length with gzip, as GET's")
-					.isNotEqualTo(java.util.Optional.of("0"));
+					.isNotEqualTo(Optional.of("0"));
 			}
 			HttpResponse<String> plain = app.get("/stream/text?lines=2000");
 			assertThat(plain.statusCode()).isEqualTo(200);
