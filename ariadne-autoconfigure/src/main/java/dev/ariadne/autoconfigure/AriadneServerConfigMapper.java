@@ -5,6 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.ContentLimits;
 import dev.ariadne.server.ServerConfig;
 
 import org.springframework.boot.context.properties.PropertyMapper;
@@ -97,6 +98,12 @@ final class AriadneServerConfigMapper {
 		AriadneServerProperties.Request request = properties.getRequest();
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
+		map.from(request).as(this::contentLimits).to(builder::contentLimits);
+		map.from(request::getMinDataRate).as(DataSize::toBytes).to(builder::minDataRate);
+		map.from(request::getMinDataRateGrace).to(builder::minDataRateGrace);
+		AriadneServerProperties.LowResources lowResources = properties.getLowResources();
+		map.from(lowResources::isEnabled).to(builder::lowResourcesEnabled);
+		map.from(lowResources::getStallTimeout).to(builder::lowResourcesStallTimeout);
 		map.from(properties.getShutdown()::getGracePeriod).as(this::defaultWithinPhase).to(builder::shutdownGracePeriod);
 		map.from(properties.getBuffers()::getBudget).as(DataSize::toBytes).to(builder::bufferBudget);
 		properties.getPools().forEach((name, pool) -> builder.pool(name, pool(name, pool)));
@@ -118,6 +125,15 @@ final class AriadneServerConfigMapper {
 		long maxBodySize = (request.getMaxBodySize() != null) ? request.getMaxBodySize().toBytes()
 				: ParserLimits.DEFAULT_MAX_BODY_SIZE;
 		return new ParserLimits(maxLineLength, maxHeaderSize, request.getMaxHeaderCount(), maxBodySize);
+	}
+
+	private ContentLimits contentLimits(AriadneServerProperties.Request request) {
+		long maxFormSize = (request.getMaxFormSize() != null) ? request.getMaxFormSize().toBytes()
+				: ContentLimits.DEFAULT_MAX_FORM_SIZE;
+		int maxPartHeaderSize = intBytes("request.max-part-header-size", request.getMaxPartHeaderSize(),
+				ContentLimits.DEFAULT_MAX_PART_HEADER_SIZE);
+		return new ContentLimits(request.getMaxParameters(), maxFormSize, request.getMaxCookies(),
+				request.getMaxParts(), maxPartHeaderSize);
 	}
 
 	private int intBytes(String property, DataSize size, int defaultBytes) {

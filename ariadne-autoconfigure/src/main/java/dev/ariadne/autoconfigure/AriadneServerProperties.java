@@ -70,6 +70,8 @@ public class AriadneServerProperties {
 
 	private final Buffers buffers = new Buffers();
 
+	private final LowResources lowResources = new LowResources();
+
 	private final Health health = new Health();
 
 	private final Diagnosis diagnosis = new Diagnosis();
@@ -231,6 +233,14 @@ public class AriadneServerProperties {
 	 */
 	public Buffers getBuffers() {
 		return this.buffers;
+	}
+
+	/**
+	 * Returns the settings of the low-resources mode.
+	 * @return the low-resources settings
+	 */
+	public LowResources getLowResources() {
+		return this.lowResources;
 	}
 
 	/**
@@ -574,6 +584,49 @@ public class AriadneServerProperties {
 		private DataSize maxBodySize = DataSize.ofMegabytes(10);
 
 		/**
+		 * Slowest a request body may arrive, per second, while the server waits for it: every
+		 * min-data-rate-grace of waiting must bring at least this rate's worth of bytes, or the
+		 * request is answered 408 (the connection closed once the response is committed). Time in
+		 * which the server did not ask for bytes does not count. 0 disables the check.
+		 */
+		private DataSize minDataRate = DataSize.ofKilobytes(1);
+
+		/**
+		 * Time the server waits for a request body before the minimum data rate applies, and
+		 * the period over which the rate is measured from then on.
+		 */
+		private Duration minDataRateGrace = Duration.ofSeconds(20);
+
+		/**
+		 * Maximum number of request parameters, query string and form body (or multipart
+		 * fields) together. More are answered with 400.
+		 */
+		private int maxParameters = 1000;
+
+		/**
+		 * Maximum size of an application/x-www-form-urlencoded body parsed into parameters.
+		 * Larger forms are answered with 413.
+		 */
+		private DataSize maxFormSize = DataSize.ofMegabytes(2);
+
+		/**
+		 * Maximum number of cookies in a request. More are answered with 400.
+		 */
+		private int maxCookies = 200;
+
+		/**
+		 * Maximum number of parts of a multipart body, fields and files together. More are
+		 * answered with 400.
+		 */
+		private int maxParts = 50;
+
+		/**
+		 * Maximum size of the header section of one part of a multipart body. Larger sections
+		 * are answered with 413.
+		 */
+		private DataSize maxPartHeaderSize = DataSize.ofBytes(512);
+
+		/**
 		 * Returns the time allowed for a request's head.
 		 * @return the header timeout
 		 */
@@ -653,6 +706,118 @@ public class AriadneServerProperties {
 			this.maxBodySize = maxBodySize;
 		}
 
+		/**
+		 * Returns the slowest a request body may arrive, per second.
+		 * @return the minimum data rate
+		 */
+		public DataSize getMinDataRate() {
+			return this.minDataRate;
+		}
+
+		/**
+		 * Sets the slowest a request body may arrive, per second.
+		 * @param minDataRate the minimum data rate, 0 to disable the check
+		 */
+		public void setMinDataRate(DataSize minDataRate) {
+			this.minDataRate = minDataRate;
+		}
+
+		/**
+		 * Returns the time waited for a body before the minimum data rate applies.
+		 * @return the grace period
+		 */
+		public Duration getMinDataRateGrace() {
+			return this.minDataRateGrace;
+		}
+
+		/**
+		 * Sets the time waited for a body before the minimum data rate applies.
+		 * @param minDataRateGrace the grace period
+		 */
+		public void setMinDataRateGrace(Duration minDataRateGrace) {
+			this.minDataRateGrace = minDataRateGrace;
+		}
+
+		/**
+		 * Returns the maximum number of request parameters.
+		 * @return the maximum parameter count
+		 */
+		public int getMaxParameters() {
+			return this.maxParameters;
+		}
+
+		/**
+		 * Sets the maximum number of request parameters.
+		 * @param maxParameters the maximum parameter count
+		 */
+		public void setMaxParameters(int maxParameters) {
+			this.maxParameters = maxParameters;
+		}
+
+		/**
+		 * Returns the maximum size of a form body.
+		 * @return the maximum form size
+		 */
+		public DataSize getMaxFormSize() {
+			return this.maxFormSize;
+		}
+
+		/**
+		 * Sets the maximum size of a form body.
+		 * @param maxFormSize the maximum form size
+		 */
+		public void setMaxFormSize(DataSize maxFormSize) {
+			this.maxFormSize = maxFormSize;
+		}
+
+		/**
+		 * Returns the maximum number of cookies in a request.
+		 * @return the maximum cookie count
+		 */
+		public int getMaxCookies() {
+			return this.maxCookies;
+		}
+
+		/**
+		 * Sets the maximum number of cookies in a request.
+		 * @param maxCookies the maximum cookie count
+		 */
+		public void setMaxCookies(int maxCookies) {
+			this.maxCookies = maxCookies;
+		}
+
+		/**
+		 * Returns the maximum number of parts of a multipart body.
+		 * @return the maximum part count
+		 */
+		public int getMaxParts() {
+			return this.maxParts;
+		}
+
+		/**
+		 * Sets the maximum number of parts of a multipart body.
+		 * @param maxParts the maximum part count
+		 */
+		public void setMaxParts(int maxParts) {
+			this.maxParts = maxParts;
+		}
+
+		/**
+		 * Returns the maximum size of a part's header section.
+		 * @return the maximum part header size
+		 */
+		public DataSize getMaxPartHeaderSize() {
+			return this.maxPartHeaderSize;
+		}
+
+		/**
+		 * Sets the maximum size of a part's header section.
+		 * @param maxPartHeaderSize the maximum part header size
+		 */
+		public void setMaxPartHeaderSize(DataSize maxPartHeaderSize) {
+			this.maxPartHeaderSize = maxPartHeaderSize;
+		}
+
 	}
 
 	/**
@@ -683,6 +848,59 @@ public class AriadneServerProperties {
 		 */
 		public void setBudget(DataSize budget) {
 			this.budget = budget;
+		}
+
+	}
+
+	/**
+	 * Settings of the low-resources mode: while a pool is starved (every worker busy and work
+	 * waiting for one), a client that keeps one of its workers waiting is cut off sooner.
+	 */
+	public static class LowResources {
+
+		/**
+		 * Whether a client that keeps a worker of a starved pool waiting, for a body it does not
+		 * send or a response it does not read, is cut off after the stall timeout instead of
+		 * request.header-timeout, request.min-data-rate-grace and keep-alive.timeout.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Longest a client may keep a worker of a starved pool waiting for its request body or
+		 * for room to write its response.
+		 */
+		private Duration stallTimeout = Duration.ofSeconds(1);
+
+		/**
+		 * Returns whether the low-resources mode is on.
+		 * @return whether enabled
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether the low-resources mode is on.
+		 * @param enabled whether enabled
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * Returns the stall timeout of a starved pool.
+		 * @return the stall timeout
+		 */
+		public Duration getStallTimeout() {
+			return this.stallTimeout;
+		}
+
+		/**
+		 * Sets the stall timeout of a starved pool.
+		 * @param stallTimeout the stall timeout
+		 */
+		public void setStallTimeout(Duration stallTimeout) {
+			this.stallTimeout = stallTimeout;
 		}
 
 	}

@@ -43,12 +43,26 @@ import dev.ariadne.http.ParserLimits;
  * @param pools route pools by name, for bulkheading routes (a route names its pool); the
  * server's own pool, {@code default}, is not among them
  * @param tls how the listener terminates TLS, or {@code null} to speak plaintext HTTP
+ * @param contentLimits what a request may make the server parse beyond its head (parameters,
+ * forms, cookies, multipart parts)
+ * @param minDataRate the slowest a request body may arrive while the server waits for it, in bytes
+ * per second, over every {@code minDataRateGrace} of waiting; slower is answered 408 (or the
+ * connection closed once the response is committed); 0 disables the check
+ * @param minDataRateGrace how long the server waits for a body before the rate applies, and the
+ * period over which it is measured from then on
+ * @param lowResourcesEnabled whether a client that keeps a worker waiting (for a body it does not
+ * send, or for a response it does not read) is cut off after {@code lowResourcesStallTimeout}
+ * instead of the usual timeouts while the worker's pool is starved: every worker busy and work
+ * waiting for one
+ * @param lowResourcesStallTimeout the longest such a wait may last while the pool is starved
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
 		boolean keepAliveEnabled, Duration keepAliveTimeout, int keepAliveMaxRequests,
 		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, long bufferBudget,
-		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls) {
+		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls, ContentLimits contentLimits,
+		long minDataRate, Duration minDataRateGrace, boolean lowResourcesEnabled,
+		Duration lowResourcesStallTimeout) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -81,12 +95,28 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 	public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(30);
 
 	/**
+	 * Default minimum data rate of a request body: 1,024 bytes per second (a trickle of a byte
+	 * now and then is cut off; a client on the slowest mobile link is not).
+	 */
+	public static final long DEFAULT_MIN_DATA_RATE = 1024;
+
+	/**
+	 * Default period of the data rate: 20 seconds, the longest pause allowed inside a body, so
+	 * that a body that pauses for less and then arrives is never cut off by the rate.
+	 */
+	public static final Duration DEFAULT_MIN_DATA_RATE_GRACE = Duration.ofSeconds(20);
+
+	/** Default stall timeout of a starved pool: 1 second, as Jetty's low-resources idle timeout. */
+	public static final Duration DEFAULT_LOW_RESOURCES_STALL_TIMEOUT = Duration.ofSeconds(1);
+
+	/**
 	 * Validates every option.
 	 */
 	public ServerConfig {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(ioModel, "io-model");
 		Objects.requireNonNull(limits, "limits");
+		Objects.requireNonNull(contentLimits, "content limits");
 		if (port < 0 || port > 65535) {
 			throw invalid("port", port, "between 0 and 65535");
 		}
@@ -110,6 +140,11 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		if (bufferBudget < MIN_BUFFER_BUDGET) {
 			throw invalid("buffers.budget", bufferBudget + " bytes", "at least " + MIN_BUFFER_BUDGET + " bytes (1MB)");
 		}
+		if (minDataRate < 0) {
+			throw invalid("request.min-data-rate", minDataRate + " bytes per second", "0 (no minimum) or more");
+		}
+		requirePositive("request.min-data-rate-grace", minDataRateGrace);
+		requirePositive("low-resources.stall-timeout", lowResourcesStallTimeout);
 		Objects.requireNonNull(shutdownGracePeriod, "shutdown.grace-period");
 		if (shutdownGracePeriod.isNegative()) {
 			throw invalid("shutdown.grace-period", shutdownGracePeriod, "zero or more");
@@ -183,6 +218,11 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.shutdownGracePeriod = this.shutdownGracePeriod;
 		builder.pools.putAll(this.pools);
 		builder.tls = this.tls;
+		builder.contentLimits = this.contentLimits;
+		builder.minDataRate = this.minDataRate;
+		builder.minDataRateGrace = this.minDataRateGrace;
+		builder.lowResourcesEnabled = this.lowResourcesEnabled;
+		builder.lowResourcesStallTimeout = this.lowResourcesStallTimeout;
 		return builder;
 	}
 
@@ -266,6 +306,16 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private final Map<String, PoolConfig> pools = new LinkedHashMap<>();
 
 		private TlsConfig tls;
+
+		private ContentLimits contentLimits = ContentLimits.DEFAULTS;
+
+		private long minDataRate = DEFAULT_MIN_DATA_RATE;
+
+		private Duration minDataRateGrace = DEFAULT_MIN_DATA_RATE_GRACE;
+
+		private boolean lowResourcesEnabled = true;
+
+		private Duration lowResourcesStallTimeout = DEFAULT_LOW_RESOURCES_STALL_TIMEOUT;
 
 		private Builder() {
 		}
@@ -475,6 +525,60 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		}
 
 		/**
+		 * Sets what a request may make the server parse beyond its head (default
+		 * {@link ContentLimits#DEFAULTS}).
+		 * @param limits the limits
+		 * @return this builder
+		 */
+		public Builder contentLimits(ContentLimits limits) {
+			this.contentLimits = limits;
+			return this;
+		}
+
+		/**
+		 * Sets the slowest a request body may arrive while the server waits for it (default
+		 * 1,024 bytes per second; 0 disables the check).
+		 * @param bytesPerSecond the rate
+		 * @return this builder
+		 */
+		public Builder minDataRate(long bytesPerSecond) {
+			this.minDataRate = bytesPerSecond;
+			return this;
+		}
+
+		/**
+		 * Sets how long the server waits for a body before the data rate applies, and the period
+		 * it is measured over (default 20 s).
+		 * @param grace the period
+		 * @return this builder
+		 */
+		public Builder minDataRateGrace(Duration grace) {
+			this.minDataRateGrace = grace;
+			return this;
+		}
+
+		/**
+		 * Sets whether clients that keep a worker of a starved pool waiting are cut off after the
+		 * stall timeout (default {@code true}).
+		 * @param enabled whether the low-resources mode is on
+		 * @return this builder
+		 */
+		public Builder lowResourcesEnabled(boolean enabled) {
+			this.lowResourcesEnabled = enabled;
+			return this;
+		}
+
+		/**
+		 * Sets the longest a client may keep a worker of a starved pool waiting (default 1 s).
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder lowResourcesStallTimeout(Duration timeout) {
+			this.lowResourcesStallTimeout = timeout;
+			return this;
+		}
+
+		/**
 		 * Validates and builds the configuration.
 		 * @return the configuration
 		 * @throws IllegalArgumentException naming the first invalid option
@@ -487,7 +591,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					this.maxConnections, this.keepAliveEnabled, this.keepAliveTimeout, this.keepAliveMaxRequests,
 					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits,
 					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
-					this.pools, this.tls);
+					this.pools, this.tls, this.contentLimits, this.minDataRate, this.minDataRateGrace,
+					this.lowResourcesEnabled, this.lowResourcesStallTimeout);
 		}
 
 	}
