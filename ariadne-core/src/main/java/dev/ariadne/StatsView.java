@@ -11,6 +11,7 @@ import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.connection.RequestEvents;
 import dev.ariadne.server.pool.RoutePools;
 import dev.ariadne.server.stats.AcceptError;
+import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.HandshakeOutcome;
 import dev.ariadne.server.stats.AcceptQueueProbe;
 import dev.ariadne.server.stats.PoolStats;
@@ -108,6 +109,11 @@ final class StatsView implements ServerStats {
 	@Override
 	public long fatalErrors() {
 		return this.registry.fatalErrors();
+	}
+
+	@Override
+	public long defences(Defence defence, boolean lowResources) {
+		return this.registry.defences(defence, lowResources);
 	}
 
 	@Override

@@ -60,8 +60,11 @@ class NonBlockingIoIT {
 	void readsABodyAsItArrivesWithoutHoldingAWorkerBetweenCallbacks(IoModel model) throws Exception {
 		start(model, Duration.ofSeconds(20));
 		RawClient client = connect();
-		client.send("POST /read HTTP/1.1\r\nHost: nb\r\nTransfer-Encoding: chunked\r\n\r\n");
-		StringBuilder sent = new StringBuilder();
+		// a first chunk larger than any input buffer: the request is dispatched once one is full
+		String first = "x".repeat(20_000);
+		client.send("POST /read HTTP/1.1\r\nHost: nb\r\nTransfer-Encoding: chunked\r\n\r\n"
+				+ Integer.toHexString(first.length()) + "\r\n" + first + "\r\n");
+		StringBuilder sent = new StringBuilder(first);
 		for (int i = 0; i < 3; i++) {
 			String part = "part " + i + ";";
 			client.send(Integer.toHexString(part.length()) + "\r\n" + part + "\r\n");

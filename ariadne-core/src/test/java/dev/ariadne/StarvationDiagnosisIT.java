@@ -130,10 +130,11 @@ class StarvationDiagnosisIT {
 				}));
 		SlowReaders readers = track(new SlowReaders(this.server.port(), 6));
 		Verdict verdict = awaitCause(Cause.SLOW_CLIENTS);
-		assertThat(verdict.evidence()).startsWith("4 of 4 workers are held by slow clients: 4 writing a response")
-			.endsWith("2 connections waiting for a worker");
+		assertThat(verdict.evidence()).startsWith("4 of 4 workers are held by slow clients: 4 waiting for a client to "
+				+ "read its response").endsWith("2 connections waiting for a worker");
+		// the handler's thread writes in every model: another model would not free these workers
 		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
-			.contains(tuple("ariadne.server.io-model", "event-loop"));
+			.containsExactly(tuple("ariadne.server.keep-alive.timeout", "5s"));
 		readers.close();
 		awaitOk();
 	}

@@ -11,6 +11,7 @@ import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.stats.AcceptError;
 import dev.ariadne.server.stats.HandshakeOutcome;
 import dev.ariadne.server.stats.PoolStats;
+import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.ServerStats;
 import dev.ariadne.server.stats.TlsProtocol;
@@ -79,6 +80,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	static final String TLS_HANDSHAKES = "ariadne.tls.handshakes";
 
+	static final String DEFENCES = "ariadne.defences";
+
 	private final ServerStats stats;
 
 	private final Diagnosis diagnosis;
@@ -137,6 +140,16 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 				.description("Connections or requests refused, by reason")
 				.tags(this.tags.and("reason", reason.tag()))
 				.register(registry));
+		}
+		for (Defence defence : Defence.values()) {
+			for (boolean lowResources : new boolean[] { false, true }) {
+				register(FunctionCounter.builder(DEFENCES, this.stats, (stats) -> stats.defences(defence, lowResources))
+					.description("Slow clients cut off (408 or closed), by what they were slow at (slow-head, "
+							+ "slow-body, slow-reader); low_resources=true for those the low-resources mode cut while "
+							+ "their pool was starved")
+					.tags(this.tags.and("reason", defence.tag()).and("low_resources", Boolean.toString(lowResources)))
+					.register(registry));
+			}
 		}
 		gauge(registry, ACCEPT_QUEUE_DEPTH,
 				"Connections waiting in the kernel's accept queue of the listening socket (Linux; NaN elsewhere)",

@@ -51,7 +51,7 @@ class PrometheusExpositionTest {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
 			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected",
-					"ariadne_accept_errors")) {
+					"ariadne_accept_errors", "ariadne_defences")) {
 				assertThat(scrape).as(counter).contains("# TYPE " + counter + "_total counter\n");
 			}
 			assertThat(scrape).contains("# TYPE ariadne_requests_seconds histogram\n")
@@ -65,7 +65,8 @@ class PrometheusExpositionTest {
 				.contains("# TYPE ariadne_buffers_used_bytes gauge\n")
 				// the response buffer of the request above, kept in the pool for the next one
 				.containsPattern("\nariadne_buffers_used_bytes\\{listener=\"app\"\\} [1-9][0-9.E]*\n")
-				.contains("ariadne_accept_errors_total{listener=\"app\",reason=\"descriptors\"} 0.0");
+				.contains("ariadne_accept_errors_total{listener=\"app\",reason=\"descriptors\"} 0.0")
+				.contains("ariadne_defences_total{listener=\"app\",low_resources=\"true\",reason=\"slow-body\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n");
 			}

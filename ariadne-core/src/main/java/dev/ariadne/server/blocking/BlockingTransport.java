@@ -45,6 +45,11 @@ public final class BlockingTransport extends SocketTransport<WorkerPool> {
 	 * connection while anyone waits.
 	 */
 	@Override
+	protected boolean pinsWorker() {
+		return true;
+	}
+
+	@Override
 	protected boolean releaseConnection() {
 		double threshold = this.config.keepAliveReleaseThreshold();
 		if (threshold >= 1 || this.pool.busyWorkers() <= threshold * this.pool.maxWorkers()) {

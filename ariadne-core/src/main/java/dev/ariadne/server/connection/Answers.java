@@ -2,6 +2,7 @@ package dev.ariadne.server.connection;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.internal.DateClock;
 
@@ -37,6 +38,14 @@ public final class Answers {
 	/** A pause inside a request body longer than {@code request.header-timeout} (408). */
 	public static final String BODY_TIMEOUT = "Request body not received within the header timeout";
 
+	/** A request body slower than {@code request.min-data-rate} (408). */
+	public static final String BODY_TOO_SLOW = "Request body arrived slower than the minimum data rate "
+			+ "(ariadne.server.request.min-data-rate)";
+
+	/** A request head or body that kept a worker of a starved pool waiting (408). */
+	public static final String STALLED = "Request stalled while the server was short of workers "
+			+ "(ariadne.server.low-resources.stall-timeout)";
+
 	/** Plaintext HTTP sent to a TLS port (400); the connection closes after it. */
 	public static final String TLS_REQUIRED = "This port expects TLS: send the request with https://";
 
@@ -61,6 +70,20 @@ public final class Answers {
 	 */
 	static String poolFull(String pool) {
 		return "Pool '" + pool + "' is full";
+	}
+
+	/**
+	 * Returns what a body that kept the server waiting too long fails with: 408, saying why.
+	 * @param expiry what ended it, not {@link BodyClock.Expiry#NONE}
+	 * @return the failure
+	 */
+	public static HttpParseException lateBody(BodyClock.Expiry expiry) {
+		String reason = switch (expiry) {
+			case RATE -> BODY_TOO_SLOW;
+			case STALL -> STALLED;
+			default -> BODY_TIMEOUT;
+		};
+		return new HttpParseException(Status.REQUEST_TIMEOUT_408, reason);
 	}
 
 	/**

@@ -35,6 +35,8 @@ public final class ConnectionContext {
 
 	private final TlsEndpoint tls;
 
+	private final LowResources lowResources;
+
 	/**
 	 * Creates the shared parts of a server's connections.
 	 * @param config the configuration
@@ -53,6 +55,7 @@ public final class ConnectionContext {
 		this.budget = new BufferBudget(config.bufferBudget());
 		this.outputBuffers = new ByteArrayPool(8192, 256, this.budget);
 		this.tls = (config.tls() != null) ? TlsEndpoint.create(config.tls(), this.budget) : null;
+		this.lowResources = new LowResources(config, routePools);
 	}
 
 	/**
@@ -125,6 +128,15 @@ public final class ConnectionContext {
 	 */
 	public ByteArrayPool outputBuffers() {
 		return this.outputBuffers;
+	}
+
+	/**
+	 * Returns the low-resources mode: how long a slow client may keep a worker of a starved pool
+	 * waiting.
+	 * @return the low-resources mode
+	 */
+	public LowResources lowResources() {
+		return this.lowResources;
 	}
 
 }

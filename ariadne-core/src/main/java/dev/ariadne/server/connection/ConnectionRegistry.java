@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.ariadne.server.stats.AcceptError;
+import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.RejectReason;
 
 /**
@@ -38,6 +39,9 @@ public final class ConnectionRegistry {
 	private final LongAdder[] acceptErrors = counters(AcceptError.values().length);
 
 	private final LongAdder fatalErrors = new LongAdder();
+
+	/** By defence, then by whether the low-resources mode acted: normal, low. */
+	private final LongAdder[] defences = counters(Defence.values().length * 2);
 
 	/** Told after each close; the acceptor's, to end a pause taken for want of descriptors. */
 	private volatile Runnable closeListener;
@@ -149,6 +153,26 @@ public final class ConnectionRegistry {
 	 */
 	public void acceptFailed(AcceptError error) {
 		this.acceptErrors[error.ordinal()].increment();
+	}
+
+	/**
+	 * Counts a defence the server used against a slow client.
+	 * @param defence which
+	 * @param lowResources whether the low-resources mode cut the client off (its pool was
+	 * starved), rather than the usual limit
+	 */
+	public void defended(Defence defence, boolean lowResources) {
+		this.defences[defence.ordinal() * 2 + (lowResources ? 1 : 0)].increment();
+	}
+
+	/**
+	 * Returns how often a defence acted since start.
+	 * @param defence which
+	 * @param lowResources whether those the low-resources mode made, or those of the usual limits
+	 * @return the count
+	 */
+	public long defences(Defence defence, boolean lowResources) {
+		return this.defences[defence.ordinal() * 2 + (lowResources ? 1 : 0)].sum();
 	}
 
 	/**

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import dev.ariadne.http.ChunkedScanner;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
@@ -23,7 +24,9 @@ import dev.ariadne.http.RequestSink;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
+import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.RequestEvent;
 import dev.ariadne.server.tls.PlaintextRequestException;
 import dev.ariadne.server.tls.TlsSocket;
@@ -32,7 +35,10 @@ import dev.ariadne.server.tls.TlsSocket;
  * A connection served by one thread from accept to close, with blocking socket I/O: the
  * {@code blocking} model runs it on a pool worker, the {@code virtual-threads} model on a
  * virtual thread. The thread reads, parses, runs each exchange and writes, in order, so
- * pipelined requests are answered in order.
+ * pipelined requests are answered in order. It reads the rest of a body that fits its buffer
+ * before the request enters its pool, so that a body arriving slowly holds no permit (and no
+ * route pool's worker); bodies and heads keep it waiting within their limits ({@link BodyClock},
+ * and while its pool is starved the low-resources stall timeout, {@link LowResources}).
  *
  * <p>While an exchange is suspended, the connection's thread waits for its tasks and runs them
  * through the model's pool entry (a permit, or the route pool), then its end
@@ -86,6 +92,20 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 
 	private final SocketBody body = new SocketBody();
 
+	private final BodyClock clock;
+
+	/** Follows a chunked body read before its request is dispatched. */
+	private final ChunkedScanner chunks;
+
+	/**
+	 * Whether the connection's thread is a worker of the default pool ({@code blocking}), held
+	 * from accept to close, rather than a thread of its own that takes a permit per exchange.
+	 */
+	private final boolean pinsWorker;
+
+	/** Whether a thread runs the current exchange's handler, holding a worker or a permit. */
+	private volatile boolean inExchange;
+
 	/** The tasks of a suspended exchange, for this connection's thread. */
 	private final LinkedBlockingQueue<Runnable> asyncTasks = new LinkedBlockingQueue<>();
 
@@ -129,14 +149,20 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	 * @param channel the accepted socket, in blocking mode
 	 * @param entry how the model's requests reach their pool
 	 * @param releaseConnection whether to release the connection after the current response
+	 * @param pinsWorker whether the connection's thread is a worker of the default pool, held
+	 * until the connection closes ({@code blocking}), rather than a thread that takes a permit
+	 * per exchange ({@code virtual-threads})
 	 */
 	public SocketConnection(ConnectionContext context, SocketChannel channel, PoolEntry<InterruptedException> entry,
-			BooleanSupplier releaseConnection) {
+			BooleanSupplier releaseConnection, boolean pinsWorker) {
 		this.context = context;
 		this.socket = channel.socket();
 		this.entry = entry;
+		this.pinsWorker = pinsWorker;
+		this.clock = new BodyClock(context.config());
 		this.acceptedNanos = System.nanoTime();
 		this.parser = new RequestParser(context.config().limits(), this);
+		this.chunks = new ChunkedScanner(context.config().limits());
 		this.writer = new SocketWriter(this.socket, context.budget(), this.asyncTasks::add);
 		this.out = new ConnectionOutput(this.writer, context.outputBuffers());
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) this.socket.getRemoteSocketAddress(),
@@ -183,6 +209,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		}
 		catch (SocketTimeoutException ex) {
 			if (this.head == null && !this.parser.isIdle()) {
+				this.context.registry().defended(Defence.SLOW_HEAD, false);
 				refuse(Status.REQUEST_TIMEOUT_408, Answers.HEAD_TIMEOUT);
 			}
 		}
@@ -220,6 +247,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 			this.queueWaitNanos = connectionWait;
 			connectionWait = 0;
 			this.match = this.exchange.route(this.head);
+			readBodyAhead();
 			boolean dispatched = this.exchange.dispatch(this.head, this.match, this.entry, this.runExchange);
 			// a handler that left its interrupt status set must not cost the connection: a
 			// channel closes when a thread blocked in it is interrupted
@@ -315,7 +343,92 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	/** Runs the current exchange, on this thread or on a worker of its route pool. */
 	private void runExchange() {
 		long waited = this.queueWaitNanos + (System.nanoTime() - this.startNanos);
-		this.keep = this.exchange.run(this.head, this.body, this.startNanos, waited, this.match);
+		this.inExchange = true;
+		try {
+			this.keep = this.exchange.run(this.head, this.body, this.startNanos, waited, this.match);
+		}
+		finally {
+			this.inExchange = false;
+		}
+	}
+
+	/**
+	 * Reads the rest of a body that fits the input buffer before the request takes a worker of
+	 * its pool (in {@code virtual-threads}, its permit), so that a body that arrives slowly
+	 * holds this connection's own thread only. A request that expects {@code 100 Continue} goes
+	 * at once: its handler decides whether it wants the body.
+	 * @throws HttpParseException 408 when the body keeps the server waiting too long
+	 */
+	private void readBodyAhead() throws IOException, HttpParseException {
+		RequestHead head = this.head;
+		if (!head.hasBody() || head.expectContinue()) {
+			return;
+		}
+		while (!bodyBuffered() && this.in.remaining() < this.in.capacity()) {
+			int read = readBody(true);
+			if (read < 0) {
+				throw new EOFException("Connection closed in the middle of a request body");
+			}
+		}
+	}
+
+	/** Whether the rest of the current body is in the input buffer. */
+	private boolean bodyBuffered() {
+		ByteBuffer in = this.in;
+		if (this.head.chunked()) {
+			return this.chunks.ended(in.array(), in.arrayOffset() + in.position(), in.arrayOffset() + in.limit());
+		}
+		return in.remaining() >= this.head.contentLength();
+	}
+
+	/**
+	 * Reads bytes of a body, waiting for them within the body's limits ({@link BodyClock}), and
+	 * while this thread holds a worker of a starved pool within the stall timeout too.
+	 * @param keep whether to keep what the buffer holds and read after it (a body read ahead),
+	 * rather than read into a fully parsed buffer
+	 * @return the bytes read, or -1 at the end of the stream
+	 * @throws HttpParseException 408 when the body kept the server waiting too long
+	 */
+	private int readBody(boolean keep) throws IOException, HttpParseException {
+		BodyClock clock = this.clock;
+		long deadline = clock.startWait(System.nanoTime());
+		long poll = this.context.lowResources().pollNanos();
+		while (true) {
+			long now = System.nanoTime();
+			// a thread that holds a worker looks again every poll whether its pool starved
+			boolean holds = this.pinsWorker || this.inExchange;
+			long until = (holds && poll < deadline - now) ? now + poll : deadline;
+			int read;
+			try {
+				read = keep ? readAfterBuffered(until) : fill(until);
+			}
+			catch (SocketTimeoutException ex) {
+				BodyClock.Expiry expiry = clock.expiry(System.nanoTime(), stallNanos());
+				if (expiry == BodyClock.Expiry.NONE) {
+					continue;
+				}
+				this.context.registry().defended(Defence.SLOW_BODY, expiry == BodyClock.Expiry.STALL);
+				throw Answers.lateBody(expiry);
+			}
+			clock.endWait(System.nanoTime(), Math.max(read, 0));
+			return read;
+		}
+	}
+
+	/**
+	 * Returns the longest the client may keep this connection's worker (or permit) waiting now.
+	 * @return the stall timeout while a pool whose worker waits is starved, else
+	 * {@link Long#MAX_VALUE}
+	 */
+	private long stallNanos() {
+		LowResources lowResources = this.context.lowResources();
+		boolean holds = this.pinsWorker || this.inExchange;
+		long stall = holds ? lowResources.stallNanos(Route.DEFAULT_POOL) : Long.MAX_VALUE;
+		RouteMatch match = this.match;
+		if (this.inExchange && match != null && !Route.DEFAULT_POOL.equals(match.pool())) {
+			stall = Math.min(stall, lowResources.stallNanos(match.pool()));
+		}
+		return stall;
 	}
 
 	/** Reads until a request head is complete; {@code false} when the connection should end. */
@@ -336,11 +449,41 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 			if (deadline == 0) {
 				deadline = System.nanoTime() + this.context.config().headerTimeout().toNanos();
 			}
-			if (fill(deadline) < 0) {
+			if (fillHead(deadline) < 0) {
 				if (!this.parser.isIdle()) {
 					throw new EOFException("Connection closed in the middle of a request head");
 				}
 				return false;
+			}
+		}
+	}
+
+	/**
+	 * Reads more of a head until its deadline; a worker of the {@code blocking} pool that waits
+	 * for a head while the pool is starved gives the client the stall timeout from the head's
+	 * first byte, no more.
+	 * @throws HttpParseException 408 when the head stalled a worker of a starved pool
+	 */
+	private int fillHead(long deadline) throws IOException, HttpParseException {
+		long poll = this.context.lowResources().pollNanos();
+		if (!this.pinsWorker || poll == Long.MAX_VALUE) {
+			return fill(deadline);
+		}
+		long start = deadline - this.context.config().headerTimeout().toNanos();
+		while (true) {
+			long now = System.nanoTime();
+			try {
+				return fill((poll < deadline - now) ? now + poll : deadline);
+			}
+			catch (SocketTimeoutException ex) {
+				now = System.nanoTime();
+				if (now - deadline >= 0) {
+					throw ex;
+				}
+				if (now - start >= this.context.lowResources().stallNanos(Route.DEFAULT_POOL)) {
+					this.context.registry().defended(Defence.SLOW_HEAD, true);
+					throw new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.STALLED);
+				}
 			}
 		}
 	}
@@ -391,6 +534,33 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	 * @return bytes read, or -1 at end of stream
 	 */
 	private int fill(long deadlineNanos) throws IOException {
+		readTimeout(deadlineNanos);
+		return read();
+	}
+
+	/**
+	 * Flushes pending output, then reads more input after what the buffer holds unparsed (a
+	 * body read ahead of its dispatch), with a socket timeout.
+	 * @return bytes read, or -1 at end of stream
+	 */
+	private int readAfterBuffered(long deadlineNanos) throws IOException {
+		readTimeout(deadlineNanos);
+		ByteBuffer in = this.in;
+		in.compact();
+		try {
+			int read = this.input.read(in.array(), in.arrayOffset() + in.position(), in.remaining());
+			if (read > 0) {
+				in.position(in.position() + read);
+			}
+			return read;
+		}
+		finally {
+			in.flip();
+		}
+	}
+
+	/** Flushes pending output, then sets the socket timeout of the next read. */
+	private void readTimeout(long deadlineNanos) throws IOException {
 		this.out.flush();
 		long remaining = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
 		if (remaining <= 0) {
@@ -398,7 +568,6 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		}
 		this.socket.setSoTimeout((int) Math.min(remaining, Integer.MAX_VALUE));
 		this.socketTimeoutSet = true;
-		return read();
 	}
 
 	/** Reads into the (fully consumed) input buffer; returns bytes read, or -1 at end of stream. */
@@ -426,9 +595,11 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		if (this.state.get() == IDLE && nowNanos - this.idleDeadline >= 0 && closeIfIdle()) {
 			return;
 		}
-		if (this.writer.stalled(nowNanos, writeTimeoutNanos)) {
+		long limit = Math.min(writeTimeoutNanos, stallNanos());
+		if (this.writer.stalled(nowNanos, limit)) {
 			logger.log(Level.DEBUG, () -> "Closing " + this.socket.getRemoteSocketAddress()
-					+ ": it read nothing of its response for " + writeTimeoutNanos / 1_000_000 + " ms");
+					+ ": it read nothing of its response for " + limit / 1_000_000 + " ms");
+			this.context.registry().defended(Defence.SLOW_READER, limit < writeTimeoutNanos);
 			abort();
 		}
 	}
@@ -451,7 +622,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	private void refuse(Status status, String reason) {
 		try {
 			this.out.discard();
-			this.exchange.refuse(status, reason, 0, this.head, RequestEvent.INVALID);
+			// a request refused for its body (read ahead of its dispatch) was routed: it names the route
+			String route = (this.head != null && this.match != null) ? this.match.route() : RequestEvent.INVALID;
+			this.exchange.refuse(status, reason, 0, this.head, route);
 			this.out.flush();
 			lingerAndClose();
 		}
@@ -548,6 +721,8 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	public boolean headComplete(RequestHead head) {
 		this.head = head;
 		this.body.reset(head);
+		this.clock.reset();
+		this.chunks.reset();
 		return true;
 	}
 
@@ -730,16 +905,14 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		}
 
 		private void fillBody(SocketConnection connection) throws IOException {
-			long deadline = System.nanoTime() + connection.context.config().headerTimeout().toNanos();
 			try {
-				if (connection.fill(deadline) < 0) {
+				if (connection.readBody(false) < 0) {
 					throw new EOFException("Connection closed in the middle of a request body");
 				}
 			}
-			catch (SocketTimeoutException ex) {
+			catch (HttpParseException late) {
 				// answered 408 like a late head, as the event loop does, unless the handler has
 				// committed its response by now
-				HttpParseException late = new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT);
 				this.framingLost = late;
 				throw new BodyException(late);
 			}

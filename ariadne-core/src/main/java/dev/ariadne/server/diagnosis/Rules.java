@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.ariadne.server.IoModel;
+import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.stats.RouteWork;
 
 /**
@@ -29,6 +30,9 @@ final class Rules {
 
 	/** Timeout advised when the configured one lets slow or idle clients hold workers longer. */
 	private static final Duration SHORT_TIMEOUT = Duration.ofSeconds(5);
+
+	/** Stall timeout advised when the configured one lets slow clients hold starved workers longer. */
+	private static final Duration SHORT_STALL = Duration.ofSeconds(1);
 
 	private static final String PREFIX = "ariadne.server.";
 
@@ -156,26 +160,45 @@ final class Rules {
 	private static Finding slowClients(Observation o) {
 		Samples s = o.samples();
 		String evidence = s.slowClients() + " of " + s.total() + " workers are held by slow clients: " + s.writing()
-				+ " writing a response, " + s.reading() + " reading a request; "
+				+ " waiting for a client to read its response, " + s.reading() + " for a client to send its request; "
 				+ count(o.queued(), o.waitingNoun()) + " waiting for a worker";
 		List<Advice> advice = new ArrayList<>();
-		if (o.config().ioModel() != IoModel.EVENT_LOOP) {
-			advice.add(new Advice(PREFIX + "io-model", "event-loop", "a slow client then holds a buffer, not a "
-					+ "worker: selectors read and write for every connection"));
+		ServerConfig config = o.config();
+		if (s.reading() > 0 && config.ioModel() == IoModel.BLOCKING) {
+			advice.add(new Advice(PREFIX + "io-model", "event-loop", "a request head, and a body of up to 16 KiB, is "
+					+ "then read on a selector before a worker takes the request: a client that sends slowly holds a "
+					+ "buffer, not a worker (virtual-threads reads them on the connection's own thread, without a "
+					+ "permit)"));
 		}
-		Duration keepAlive = o.config().keepAliveTimeout();
-		if (s.writing() > 0 || s.reading() == 0) {
-			Duration value = (keepAlive.compareTo(SHORT_TIMEOUT) > 0) ? SHORT_TIMEOUT : keepAlive.dividedBy(2);
-			advice.add(new Advice(PREFIX + "keep-alive.timeout", format(value), "also the longest a write may "
-					+ "make no progress: a client that stops reading frees its worker after " + duration(value)));
+		if (!config.lowResourcesEnabled()) {
+			advice.add(new Advice(PREFIX + "low-resources.enabled", "true", "while the pool is starved, a client that "
+					+ "keeps a worker waiting is then cut off after low-resources.stall-timeout"));
 		}
-		Duration header = o.config().headerTimeout();
-		if (s.reading() > 0) {
-			Duration value = (header.compareTo(SHORT_TIMEOUT) > 0) ? SHORT_TIMEOUT : header.dividedBy(2);
-			advice.add(new Advice(PREFIX + "request.header-timeout", format(value), "the longest a client may "
-					+ "take to send a request head, and between two reads of a body"));
+		else if (config.lowResourcesStallTimeout().compareTo(SHORT_STALL) > 0) {
+			advice.add(new Advice(PREFIX + "low-resources.stall-timeout", format(SHORT_STALL), "the longest a client "
+					+ "may keep a worker of a starved pool waiting; the " + o.queued() + " waiting get those workers "
+					+ "sooner"));
+		}
+		Duration keepAlive = config.keepAliveTimeout();
+		if (s.writing() > 0 && keepAlive.compareTo(SHORT_TIMEOUT) > 0) {
+			advice.add(new Advice(PREFIX + "keep-alive.timeout", format(SHORT_TIMEOUT), "also the longest a write may "
+					+ "make no progress while the pool is not starved: a client that stops reading frees its worker "
+					+ "after " + duration(SHORT_TIMEOUT)));
+		}
+		if (s.reading() > 0 && config.minDataRateGrace().compareTo(SHORT_TIMEOUT) > 0) {
+			advice.add(new Advice(PREFIX + "request.min-data-rate-grace", format(SHORT_TIMEOUT), "a body that brings "
+					+ "less than request.min-data-rate (" + rate(config.minDataRate()) + ") over this much waiting is "
+					+ "answered 408, freeing its worker after " + duration(SHORT_TIMEOUT)));
+		}
+		if (s.reading() > 0 && config.headerTimeout().compareTo(SHORT_TIMEOUT) > 0) {
+			advice.add(new Advice(PREFIX + "request.header-timeout", format(SHORT_TIMEOUT), "the longest a client may "
+					+ "take to send a request head, and pause inside a body"));
 		}
 		return new Finding(Cause.SLOW_CLIENTS, evidence, advice);
+	}
+
+	private static String rate(long bytesPerSecond) {
+		return (bytesPerSecond == 0) ? "off" : bytesPerSecond + " bytes per second";
 	}
 
 	/** The route with most of the window's worker time, when it is a hot one; else null. */

@@ -91,7 +91,8 @@ final class StackClassifier {
 				switch (method) {
 					case "awaitInput":
 						return Activity.Kind.IDLE_CONNECTION;
-					case "fill", "readHead", "lingerAndClose":
+					case "fill", "fillHead", "readHead", "readBody", "readBodyAhead", "readAfterBuffered",
+							"lingerAndClose":
 						return Activity.Kind.CLIENT_READ;
 					default:
 						break;
@@ -105,6 +106,10 @@ final class StackClassifier {
 			}
 			else if (type.equals("dev.ariadne.server.eventloop.WriteQueue") && method.equals("awaitBelowHighWater")) {
 				return Activity.Kind.CLIENT_WRITE;
+			}
+			else if (type.equals("dev.ariadne.server.eventloop.ChannelBody") && method.equals("awaitInput")) {
+				// a handler's worker waiting for more of a body the client sends slowly
+				return Activity.Kind.CLIENT_READ;
 			}
 			else if (type.equals("dev.ariadne.server.virtual.VirtualThreadTransport$Permits")
 					|| type.equals("dev.ariadne.server.pool.WorkerPool")) {

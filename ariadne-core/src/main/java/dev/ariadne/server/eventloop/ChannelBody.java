@@ -9,29 +9,30 @@ import java.util.concurrent.locks.LockSupport;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
-import dev.ariadne.http.Status;
 import dev.ariadne.server.connection.Answers;
+import dev.ariadne.server.connection.BodyClock;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.RequestBody;
 
 /**
  * The body of an event-loop request, read as the handler reads it: parsed from the bytes
- * already in the connection's input buffer, then read from the socket by the reading thread
- * itself. The buffer is the only memory it uses, so a handler that reads slowly holds one
- * buffer and the client waits in its TCP window: the selector never reads a dispatched
- * connection on its own.
+ * already in the connection's input buffer (the selector reads a body that fits the buffer
+ * before it dispatches the request), then read from the socket by the reading thread itself.
+ * The buffer is the only memory it uses, so a handler that reads slowly holds one buffer and the
+ * client waits in its TCP window: the selector never reads a dispatched connection on its own.
  *
  * <p>When the socket has nothing, the reading thread asks the selector to watch for input
- * ({@link EventLoopConnection#demandRead}) and waits for its signal, at most
- * {@code request.header-timeout} per gap; a longer gap is answered 408 unless the response
- * is committed. {@code 100 Continue} goes out with the first read, before the first wait. A
+ * ({@link EventLoopConnection#demandRead}) and waits for its signal within the body's limits
+ * ({@link BodyClock}: a pause, the minimum data rate, and while the worker's pool is starved the
+ * low-resources stall timeout); past them the body is answered 408 unless the response is
+ * committed. {@code 100 Continue} goes out with the first read, before the first wait. A
  * non-blocking reader ({@link #readNow}) never waits: the exchange asks the selector for a
- * callback instead, which the selector also gives at the end of the gap (the read then
+ * callback instead, which the selector also gives when the body's limits run out (the read then
  * fails with 408).
  *
  * <p>One instance per connection, reset per request; used by the thread running the exchange.
- * The cheap path, a body already in the input buffer when the head completes, takes no lock
- * and no signal.
+ * The cheap path, a body already in the input buffer when the request is dispatched, takes no
+ * lock and no signal.
  */
 final class ChannelBody extends RequestBody {
 
@@ -45,7 +46,7 @@ final class ChannelBody extends RequestBody {
 
 	private final WriteQueue writes;
 
-	private final long gapNanos;
+	private final BodyClock clock;
 
 	/** Signals the thread waiting for input; created once, handed to the selector per wait. */
 	private final Runnable wake = this::wake;
@@ -65,20 +66,21 @@ final class ChannelBody extends RequestBody {
 	 */
 	private HttpParseException framingLost;
 
-	private volatile boolean timedOut;
+	/** Set by the selector when a non-blocking reader's wait ran out; thrown by the next read. */
+	private volatile BodyClock.Expiry expired;
 
 	private volatile Thread waiting;
 
 	private volatile boolean signalled;
 
 	ChannelBody(EventLoopConnection connection, ReadableByteChannel channel, RequestReader reader, ConnectionOutput out,
-			WriteQueue writes, long gapNanos) {
+			WriteQueue writes, BodyClock clock) {
 		this.connection = connection;
 		this.channel = channel;
 		this.reader = reader;
 		this.out = out;
 		this.writes = writes;
-		this.gapNanos = gapNanos;
+		this.clock = clock;
 	}
 
 	/**
@@ -92,7 +94,8 @@ final class ChannelBody extends RequestBody {
 		this.awaitingContinue = this.hasBody && head.expectContinue();
 		this.failure = null;
 		this.framingLost = null;
-		this.timedOut = false;
+		this.expired = null;
+		this.clock.reset();
 		return this;
 	}
 
@@ -209,41 +212,56 @@ final class ChannelBody extends RequestBody {
 	 * @return whether bytes were read; {@code false} only when not waiting
 	 */
 	private boolean fill(boolean wait) throws IOException {
-		long deadline = 0;
+		boolean flushed = false;
 		while (true) {
-			if (this.timedOut) {
-				throw lateBody();
+			BodyClock.Expiry expired = this.expired;
+			if (expired != null) {
+				throw late(expired);
 			}
 			int read = this.reader.fillHeld(this.channel);
 			if (read > 0) {
+				this.clock.endWait(System.nanoTime(), read);
 				return true;
 			}
 			if (read < 0) {
 				throw new EOFException("Connection closed in the middle of a request body");
 			}
 			if (!wait) {
+				// a non-blocking reader waits from now on, for a callback
+				this.clock.startWait(System.nanoTime());
 				return false;
 			}
-			if (deadline == 0) {
+			if (!flushed) {
 				// what is due to the client (a 100 Continue) leaves before the wait
 				this.out.flush();
-				deadline = System.nanoTime() + this.gapNanos;
+				flushed = true;
 			}
-			awaitInput(deadline);
+			awaitInput();
 		}
 	}
 
-	private void awaitInput(long deadline) throws IOException {
+	/**
+	 * Waits for the selector's signal that input arrived, within the body's limits; while the
+	 * worker's pool is starved, within the stall timeout too, which it looks at again every
+	 * poll, since the pool may starve while the worker waits.
+	 */
+	private void awaitInput() throws IOException {
 		this.signalled = false;
 		this.waiting = Thread.currentThread();
-		this.connection.demandRead(this.wake);
+		long deadline = this.clock.startWait(System.nanoTime());
+		// the worker keeps its own time: the selector only tells it when input arrives
+		this.connection.demandRead(this.wake, 0);
+		long poll = this.connection.lowResources().pollNanos();
 		try {
 			while (!this.signalled) {
-				long left = deadline - System.nanoTime();
-				if (left <= 0) {
-					throw lateBody();
+				long now = System.nanoTime();
+				BodyClock.Expiry expiry = this.clock.expiry(now, this.connection.stallNanos());
+				if (expiry != BodyClock.Expiry.NONE) {
+					this.connection.bodyExpired(expiry);
+					throw late(expiry);
 				}
-				LockSupport.parkNanos(this, left);
+				long left = deadline - now;
+				LockSupport.parkNanos(this, (poll < left) ? poll : left);
 				if (Thread.currentThread().isInterrupted()) {
 					throw new IOException("Interrupted while waiting for the request body");
 				}
@@ -255,20 +273,29 @@ final class ChannelBody extends RequestBody {
 	}
 
 	/**
-	 * A gap in the body longer than the header timeout: 408, as in every model, unless
-	 * committed; the rest of the body is lost with it.
+	 * A body that kept the server waiting too long: 408, as in every model, unless committed;
+	 * the rest of the body is lost with it.
 	 */
-	private IOException lateBody() {
-		this.framingLost = new HttpParseException(Status.REQUEST_TIMEOUT_408, Answers.BODY_TIMEOUT);
+	private IOException late(BodyClock.Expiry expiry) {
+		this.framingLost = Answers.lateBody(expiry);
 		return badBody(this.framingLost);
 	}
 
 	/**
-	 * The client sent nothing of the body for the header timeout while a reader waited for it;
-	 * the selector, before it signals the reader.
+	 * Returns the clock of this connection's bodies.
+	 * @return the clock
 	 */
-	void timeOut() {
-		this.timedOut = true;
+	BodyClock clock() {
+		return this.clock;
+	}
+
+	/**
+	 * The client sent too little of the body while a non-blocking reader waited for it; the
+	 * selector, before it calls the reader back.
+	 * @param expiry what ended the body
+	 */
+	void timeOut(BodyClock.Expiry expiry) {
+		this.expired = expiry;
 	}
 
 	/** The selector saw input, or the connection closed; any thread. */

@@ -14,23 +14,28 @@ import dev.ariadne.http.Status;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.AsyncHost;
+import dev.ariadne.server.connection.BodyClock;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
+import dev.ariadne.server.connection.LowResources;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.RequestBody;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
+import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.RequestEvent;
 import dev.ariadne.server.tls.PlaintextRequestException;
 import dev.ariadne.server.tls.TlsChannel;
 
 /**
  * One connection of the event-loop model, attached to its selection key: reads and parses
- * heads on the selector, hands each request to a worker of its pool as soon as its head is
- * complete, and writes through its {@link WriteQueue}.
+ * heads on the selector, reads on the selector the rest of a body that fits the input buffer,
+ * hands each request to a worker of its pool then (at once if it expects {@code 100 Continue}),
+ * and writes through its {@link WriteQueue}. A body that arrives slowly thus holds a buffer, not
+ * a worker, within its limits ({@link BodyClock}).
  *
  * <p>Thread ownership: the selector thread owns the key, the input buffer and the
  * {@link RequestReader}; once a head is complete the request is handed to a worker, which owns
@@ -46,7 +51,7 @@ import dev.ariadne.server.tls.TlsChannel;
  * connection only watches for writability while handshake or close_notify bytes wait, and
  * reads again when the channel holds input the socket will not signal.
  */
-final class EventLoopConnection implements TrackedConnection, AsyncHost {
+final class EventLoopConnection implements TrackedConnection, AsyncHost, WriteQueue.Stalls {
 
 	private static final Logger logger = System.getLogger(EventLoopConnection.class.getName());
 
@@ -99,7 +104,14 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
 	private final ChannelBody body;
 
+	private final BodyClock clock;
+
 	private final HttpExchange exchange;
+
+	private final long writeTimeoutNanos;
+
+	/** The pool whose worker runs (or last ran) the connection's exchange; any thread reads it. */
+	private volatile String workerPool;
 
 	// ---- selector thread only
 
@@ -113,6 +125,12 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
 	private boolean keepAfterExchange;
 
+	/**
+	 * Whether the request whose head was read waits on the selector for the rest of its body,
+	 * before it is dispatched: a body that arrives slowly then holds a buffer, not a worker.
+	 */
+	private boolean bodyPending;
+
 	/** A pipelined request the worker found malformed, answered once the connection is back. */
 	private HttpParseException invalidNext;
 
@@ -122,7 +140,10 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	/** What to tell once input arrives, for a worker waiting for more of a body; or {@code null}. */
 	private Runnable readDemand;
 
-	/** When the reader of a body gives up waiting for more: {@code request.header-timeout}. */
+	/**
+	 * When a non-blocking reader of a body gives up waiting for more, by the body's clock; 0 when
+	 * the waiting thread keeps its own time.
+	 */
 	private long demandDeadline;
 
 	EventLoopConnection(SelectorLoop loop, SocketChannel channel, ConnectionContext context,
@@ -134,12 +155,13 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		this.entry = entry;
 		this.tls = (context.tls() != null) ? context.tls().channel(channel, this::handshaken) : null;
 		this.io = (this.tls != null) ? this.tls : channel;
+		this.writeTimeoutNanos = this.config.keepAliveTimeout().toNanos();
 		this.writes = new WriteQueue(this.io, loop, this::watchWritable, this.config.keepAliveTimeout(),
-				context.budget());
+				context.budget(), this);
 		this.out = new ConnectionOutput(this.writes, context.outputBuffers());
 		this.reader = new RequestReader(this.config, loop);
-		this.body = new ChannelBody(this, this.io, this.reader, this.out, this.writes,
-				this.config.headerTimeout().toNanos());
+		this.clock = new BodyClock(this.config);
+		this.body = new ChannelBody(this, this.io, this.reader, this.out, this.writes, this.clock);
 		this.exchange = new HttpExchange(context, this.out, (InetSocketAddress) channel.getRemoteAddress(),
 				(InetSocketAddress) channel.getLocalAddress(), () -> false, this);
 	}
@@ -227,8 +249,12 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		}
 		if (read == 0) {
 			if (!this.reader.holdsBuffer()) {
-				// at the buffer budget: read no more until a buffer is free (back-pressure)
+				// at the buffer budget: read no more until a buffer is free (back-pressure); a
+				// body's clock stops meanwhile, since the server does not ask for its bytes
 				this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_READ);
+				if (this.bodyPending) {
+					this.clock.endWait(this.loop.now(), 0);
+				}
 				this.loop.awaitBuffer(this);
 				return;
 			}
@@ -239,6 +265,9 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		if (this.idle) {
 			setIdle(false);
 			this.deadline = this.loop.now() + this.config.headerTimeout().toNanos();
+		}
+		else if (this.bodyPending) {
+			this.clock.endWait(this.loop.now(), read);
 		}
 		watchTlsWrites();
 		processInput();
@@ -274,14 +303,17 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 			return false;
 		}
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+		if (this.bodyPending) {
+			this.clock.startWait(this.loop.now());
+		}
 		return true;
 	}
 
 	/** Parses what is buffered; dispatches a complete request. Selector thread. */
 	private void processInput() {
 		try {
-			if (this.reader.read()) {
-				dispatch();
+			if (this.bodyPending || this.reader.read()) {
+				headRead();
 				return;
 			}
 		}
@@ -304,16 +336,48 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 		this.deadline = this.loop.now() + this.config.keepAliveTimeout().toNanos();
 	}
 
+	/**
+	 * A request's head is read (and perhaps some of its body): reads the rest of a body that
+	 * fits the input buffer on the selector first, then dispatches the request. A request that
+	 * expects {@code 100 Continue} goes at once: its handler decides whether it wants the body.
+	 * Selector thread.
+	 */
+	private void headRead() {
+		RequestHead head = this.reader.head();
+		if (!this.bodyPending) {
+			this.body.reset(head);
+		}
+		long now = this.loop.now();
+		if (head.hasBody() && !head.expectContinue() && !this.reader.bodyBuffered() && !this.reader.bufferFull()) {
+			if (!this.bodyPending) {
+				this.bodyPending = true;
+				if (this.routed == null) {
+					// routed once, here: a refusal of the body names the route
+					this.routed = this.exchange.route(head);
+				}
+			}
+			this.clock.startWait(now);
+			this.reader.releaseEmptyBuffer();
+			return;
+		}
+		if (this.bodyPending) {
+			this.bodyPending = false;
+			this.clock.endWait(now, 0);
+		}
+		dispatch();
+	}
+
 	/** Sends the complete request to its pool; selector thread. */
 	private void dispatch() {
 		this.phase = Phase.DISPATCHED;
 		RequestHead head = this.reader.head();
-		RequestBody body = this.body.reset(head);
+		RequestBody body = this.body;
 		long start = this.reader.headNanos();
 		long dispatched = this.loop.now();
 		// routed once: here, or on the worker that parsed it ahead and left it for its own pool
 		RouteMatch match = (this.routed != null) ? this.routed : this.exchange.route(head);
 		this.routed = null;
+		this.workerPool = match.pool();
 		if (!this.exchange.dispatch(head, match, this.entry,
 				() -> runExchanges(head, body, start, dispatched, match))) {
 			closeAfterAnswer();
@@ -366,14 +430,15 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 				invalid = ex;
 				break;
 			}
-			RouteMatch next = this.exchange.route(this.reader.head());
-			if (inline == MAX_INLINE || !next.pool().equals(pool)) {
-				// the selector dispatches it to its own pool
+			RequestHead head = this.reader.head();
+			RouteMatch next = this.exchange.route(head);
+			if (inline == MAX_INLINE || !next.pool().equals(pool)
+					|| head.hasBody() && !head.expectContinue() && !this.reader.bodyBuffered()) {
+				// the selector dispatches it to its own pool, or reads the rest of its body first
 				this.routed = next;
 				break;
 			}
-			keep = this.exchange.run(this.reader.head(), this.body.reset(this.reader.head()), this.reader.headNanos(), 0,
-					next);
+			keep = this.exchange.run(head, this.body.reset(head), this.reader.headNanos(), 0, next);
 			if (this.exchange.suspended()) {
 				suspended();
 				return;
@@ -413,11 +478,13 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 
 	@Override
 	public void awaitReadable(TaskPool routePool, Runnable task) {
+		// a non-blocking reader holds no worker while it waits: the body's own limits apply
+		long deadline = this.clock.startWait(System.nanoTime());
 		demandRead(() -> {
 			if (this.entry.enter(routePool, task) != null) {
 				this.exchange.taskRefused();
 			}
-		});
+		}, deadline);
 	}
 
 	@Override
@@ -493,7 +560,7 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 			refuse(invalid.status(), invalid.reason(), RequestEvent.INVALID);
 		}
 		else if (this.reader.headReady()) {
-			dispatch();
+			headRead();
 		}
 		else {
 			this.reader.releaseEmptyBuffer();
@@ -568,27 +635,77 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	 * (or the connection closes). Any thread but the selector, while the exchange holds the
 	 * connection; the reader then reads the socket itself.
 	 * @param wake what to run on the selector thread; it must not block
+	 * @param deadline when to give up, by the body's clock, for a non-blocking reader; 0 for a
+	 * thread that waits and keeps its own time
 	 */
-	void demandRead(Runnable wake) {
-		this.loop.execute(() -> watchInput(wake));
+	void demandRead(Runnable wake, long deadline) {
+		this.loop.execute(() -> watchInput(wake, deadline));
 	}
 
-	private void watchInput(Runnable wake) {
+	private void watchInput(Runnable wake, long deadline) {
 		if (this.phase == Phase.CLOSED) {
 			wake.run();
 			return;
 		}
 		this.readDemand = wake;
-		this.demandDeadline = this.loop.now() + this.config.headerTimeout().toNanos();
+		this.demandDeadline = deadline;
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
 	}
 
-	/** Tells the reader of a body that waited for more past its deadline; selector thread. */
-	private void demandExpired() {
-		this.body.timeOut();
+	/** Tells a non-blocking reader of a body that waited for more past its deadline; selector thread. */
+	private void demandExpired(long now) {
+		BodyClock.Expiry expiry = this.clock.expiry(now, Long.MAX_VALUE);
+		if (expiry == BodyClock.Expiry.NONE) {
+			// bytes came in the meantime and the reader waits again: its new deadline holds
+			this.demandDeadline = this.clock.waiting() ? this.clock.deadline() : 0;
+			return;
+		}
+		bodyExpired(expiry);
+		this.body.timeOut(expiry);
 		Runnable demand = this.readDemand;
 		this.readDemand = null;
 		demand.run();
+	}
+
+	// ---- slow clients (any thread)
+
+	/**
+	 * Returns the low-resources mode of the connection's server.
+	 * @return the mode
+	 */
+	LowResources lowResources() {
+		return this.context.lowResources();
+	}
+
+	/**
+	 * Returns the longest the client may keep the exchange's worker waiting now.
+	 * @return the stall timeout while the worker's pool is starved, else {@link Long#MAX_VALUE}
+	 */
+	long stallNanos() {
+		return this.context.lowResources().stallNanos(this.workerPool);
+	}
+
+	/**
+	 * Counts a body that kept the server waiting too long.
+	 * @param expiry what ended it
+	 */
+	void bodyExpired(BodyClock.Expiry expiry) {
+		this.context.registry().defended(Defence.SLOW_BODY, expiry == BodyClock.Expiry.STALL);
+	}
+
+	@Override
+	public long writeLimitNanos() {
+		return Math.min(this.writeTimeoutNanos, stallNanos());
+	}
+
+	@Override
+	public long pollNanos() {
+		return this.context.lowResources().pollNanos();
+	}
+
+	@Override
+	public void writeCut(boolean lowResources) {
+		this.context.registry().defended(Defence.SLOW_READER, lowResources);
 	}
 
 	// ---- writing (selector thread)
@@ -634,9 +751,10 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	 */
 	boolean isDue(long now) {
 		return switch (this.phase) {
-			case READING -> now - this.deadline >= 0;
+			case READING -> this.bodyPending ? this.clock.waiting() && now - this.clock.deadline() >= 0
+					: now - this.deadline >= 0;
 			case FLUSHING, CLOSING -> true;
-			case DISPATCHED -> this.readDemand != null && now - this.demandDeadline >= 0;
+			case DISPATCHED -> this.readDemand != null && this.demandDeadline != 0 && now - this.demandDeadline >= 0;
 			default -> false;
 		};
 	}
@@ -645,23 +763,35 @@ final class EventLoopConnection implements TrackedConnection, AsyncHost {
 	void checkTimeout(long now) {
 		switch (this.phase) {
 			case READING -> {
-				if (now - this.deadline >= 0) {
+				if (this.bodyPending) {
+					BodyClock.Expiry expiry = this.clock.expiry(now, Long.MAX_VALUE);
+					if (expiry != BodyClock.Expiry.NONE) {
+						bodyExpired(expiry);
+						refuse(Status.REQUEST_TIMEOUT_408, Answers.lateBody(expiry).reason(), this.routed.route());
+					}
+				}
+				else if (now - this.deadline >= 0) {
 					if (this.idle || this.reader.isIdle()) {
 						close();
 					}
 					else {
+						this.context.registry().defended(Defence.SLOW_HEAD, false);
 						refuse(Status.REQUEST_TIMEOUT_408, Answers.HEAD_TIMEOUT, RequestEvent.INVALID);
 					}
 				}
 			}
 			case FLUSHING, CLOSING -> {
-				if (this.writes.stalled(now) || (this.phase == Phase.CLOSING && now - this.deadline >= 0)) {
+				if (this.writes.stalled(now)) {
+					writeCut(false);
+					close();
+				}
+				else if (this.phase == Phase.CLOSING && now - this.deadline >= 0) {
 					close();
 				}
 			}
 			case DISPATCHED -> {
-				if (this.readDemand != null && now - this.demandDeadline >= 0) {
-					demandExpired();
+				if (this.readDemand != null && this.demandDeadline != 0 && now - this.demandDeadline >= 0) {
+					demandExpired(now);
 				}
 			}
 			default -> {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 
+import dev.ariadne.http.ChunkedScanner;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.RequestParser;
@@ -26,6 +27,9 @@ final class RequestReader implements RequestSink {
 
 	private final RequestParser parser;
 
+	/** Follows a chunked body that is read before its request is dispatched. */
+	private final ChunkedScanner chunks;
+
 	private final SelectorLoop loop;
 
 	private ByteBuffer in;
@@ -44,6 +48,7 @@ final class RequestReader implements RequestSink {
 
 	RequestReader(ServerConfig config, SelectorLoop loop) {
 		this.parser = new RequestParser(config.limits(), this);
+		this.chunks = new ChunkedScanner(config.limits());
 		this.loop = loop;
 	}
 
@@ -171,6 +176,28 @@ final class RequestReader implements RequestSink {
 	}
 
 	/**
+	 * Returns whether the whole body of the request whose head was read last is in the input
+	 * buffer, unparsed; by the thread that owns the reader.
+	 * @return whether the body needs no more bytes from the client
+	 */
+	boolean bodyBuffered() {
+		ByteBuffer in = this.in;
+		if (this.head.chunked()) {
+			int start = (in != null) ? in.arrayOffset() + in.position() : 0;
+			return in != null && this.chunks.ended(in.array(), start, in.arrayOffset() + in.limit());
+		}
+		return in != null && in.remaining() >= this.head.contentLength();
+	}
+
+	/**
+	 * Returns whether the input buffer is full: no more of a body fits before it is read.
+	 * @return whether nothing more can be read into the buffer
+	 */
+	boolean bufferFull() {
+		return this.in != null && this.in.remaining() == this.in.capacity();
+	}
+
+	/**
 	 * Returns whether the parser has read the whole body and only reports the end of the
 	 * message next, which needs no input.
 	 * @return whether the body's bytes are all parsed
@@ -232,6 +259,7 @@ final class RequestReader implements RequestSink {
 	@Override
 	public boolean headComplete(RequestHead head) {
 		this.head = head;
+		this.chunks.reset();
 		this.headNanos = this.onWorker ? System.nanoTime() : this.loop.now();
 		// the request is dispatched now; its body is parsed as the handler reads it
 		return true;

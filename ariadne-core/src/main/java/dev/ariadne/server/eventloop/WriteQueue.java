@@ -56,6 +56,8 @@ final class WriteQueue implements ConnectionOutput.Transmitter {
 
 	private final long writeTimeoutNanos;
 
+	private final Stalls stalls;
+
 	private final Object lock = new Object();
 
 	// ---- guarded by lock
@@ -82,13 +84,41 @@ final class WriteQueue implements ConnectionOutput.Transmitter {
 	 * @param budget the server's buffer budget, which counts queued bytes
 	 */
 	WriteQueue(WritableByteChannel channel, SelectorLoop loop, Runnable watchWritable, Duration writeTimeout,
-			BufferBudget budget) {
+			BufferBudget budget, Stalls stalls) {
 		this.channel = channel;
 		this.budget = budget;
 		this.loop = loop;
 		this.watchWritable = watchWritable;
 		this.writeTimeout = writeTimeout;
 		this.writeTimeoutNanos = writeTimeout.toNanos();
+		this.stalls = stalls;
+	}
+
+	/**
+	 * How long a writer may wait for the client to take bytes: the write timeout, or less while
+	 * the pool of the writer's worker is starved (the low-resources mode).
+	 */
+	interface Stalls {
+
+		/**
+		 * Returns the longest a writer may wait now for the client to take a byte.
+		 * @return the limit in nanoseconds
+		 */
+		long writeLimitNanos();
+
+		/**
+		 * Returns how often a waiting writer looks at the limit again, which may shorten while
+		 * it waits.
+		 * @return the interval in nanoseconds
+		 */
+		long pollNanos();
+
+		/**
+		 * Counts a writer that gave up on a client that took nothing.
+		 * @param lowResources whether the low-resources limit made it give up
+		 */
+		void writeCut(boolean lowResources);
+
 	}
 
 	/**
@@ -241,11 +271,18 @@ final class WriteQueue implements ConnectionOutput.Transmitter {
 		// caller holds lock
 		while (this.pendingBytes > HIGH_WATER && !this.closed) {
 			long waited = System.nanoTime() - this.lastWriteNanos;
-			if (waited >= this.writeTimeoutNanos) {
-				throw new IOException("Write timed out: the client read nothing for " + this.writeTimeout);
+			long limit = this.stalls.writeLimitNanos();
+			if (waited >= limit) {
+				boolean lowResources = limit < this.writeTimeoutNanos;
+				this.stalls.writeCut(lowResources);
+				// the client gets nothing more: later writes fail at once, and count no more cuts
+				clear();
+				throw new IOException("Write timed out: the client read nothing for "
+						+ ((lowResources) ? Duration.ofNanos(limit) + " while the server was short of workers "
+								+ "(ariadne.server.low-resources.stall-timeout)" : this.writeTimeout));
 			}
 			try {
-				long millis = Math.max(1, (this.writeTimeoutNanos - waited) / 1_000_000);
+				long millis = Math.max(1, Math.min(limit - waited, this.stalls.pollNanos()) / 1_000_000);
 				this.lock.wait(millis);
 			}
 			catch (InterruptedException ex) {

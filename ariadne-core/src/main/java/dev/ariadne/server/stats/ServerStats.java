@@ -115,6 +115,18 @@ public interface ServerStats {
 	OptionalLong acceptQueueOverflows();
 
 	/**
+	 * Returns how often the server cut off a slow client since start, by defence: a head or a
+	 * body that did not arrive in time, a response nobody read.
+	 * @param defence which defence acted
+	 * @param lowResources {@code true} for the clients the low-resources mode cut off while their
+	 * pool was starved, {@code false} for those the usual limits did
+	 * @return the count
+	 */
+	default long defences(Defence defence, boolean lowResources) {
+		return 0;
+	}
+
+	/**
 	 * Returns the bytes the server holds now in buffers for its connections, over all of them,
 	 * as counted against its budget ({@code buffers.budget}): input buffers holding unread
 	 * request bodies and pipelined requests, and the free ones the event loop keeps for reuse

@@ -71,6 +71,7 @@ public abstract class AbstractTransport<C extends TrackedConnection, P extends P
 		this.context = context;
 		this.config = context.config();
 		this.pool = pool;
+		context.lowResources().defaultPool(pool);
 		this.acceptor = new Acceptor<>(this.config, context.registry(), this);
 	}
 

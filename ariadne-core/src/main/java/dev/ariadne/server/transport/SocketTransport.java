@@ -52,6 +52,15 @@ public abstract class SocketTransport<P extends PoolStats> extends AbstractTrans
 		return false;
 	}
 
+	/**
+	 * Returns whether a connection's thread is a worker of the default pool, held from accept to
+	 * close ({@code blocking}), rather than a thread of its own that takes a permit per exchange.
+	 * @return whether connections pin workers
+	 */
+	protected boolean pinsWorker() {
+		return false;
+	}
+
 	@Override
 	protected void startThreads() {
 		Watchdog.start(this.config, this.context.registry());
@@ -59,7 +68,7 @@ public abstract class SocketTransport<P extends PoolStats> extends AbstractTrans
 
 	@Override
 	protected final SocketConnection connect(SocketChannel channel) throws IOException {
-		return new SocketConnection(this.context, channel, entry(), this.releaseConnection);
+		return new SocketConnection(this.context, channel, entry(), this.releaseConnection, pinsWorker());
 	}
 
 	/**

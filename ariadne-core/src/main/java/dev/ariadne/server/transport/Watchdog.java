@@ -38,6 +38,10 @@ final class Watchdog implements Runnable {
 	private Watchdog(ServerConfig config, ConnectionRegistry registry) {
 		this.registry = registry;
 		long shortest = Math.min(config.headerTimeout().toMillis(), config.keepAliveTimeout().toMillis());
+		if (config.lowResourcesEnabled()) {
+			// the low-resources mode cuts stalled writers after the stall timeout
+			shortest = Math.min(shortest, config.lowResourcesStallTimeout().toMillis());
+		}
 		this.tickMillis = Math.max(MIN_TICK_MILLIS, Math.min(MAX_TICK_MILLIS, shortest / 10));
 		this.writeTimeoutNanos = config.keepAliveTimeout().toNanos();
 	}

@@ -82,15 +82,41 @@ class RulesTest {
 	}
 
 	@Test
-	void workersHeldWritingToSlowClientsAreSlowClients() {
+	void workersHeldWritingToSlowClientsAreSlowClientsWithoutAdvisingAnotherModel() {
+		// every model's handler thread writes its response: the event loop would not free them
 		Finding finding = Rules.decide(observation(STARVED, 4, 4, 2)
 			.samples(new Samples(4, 0, 0, 4, 0, 0, null, null, null, 0, null, 0))
 			.build());
 		assertThat(finding.cause()).isEqualTo(Cause.SLOW_CLIENTS);
-		assertThat(finding.evidence()).startsWith("4 of 4 workers are held by slow clients: 4 writing a response, 0 reading");
+		assertThat(finding.evidence()).startsWith("4 of 4 workers are held by slow clients: 4 waiting for a client to "
+				+ "read its response, 0 for a client to send its request");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.keep-alive.timeout", "5s"));
+	}
+
+	@Test
+	void workersHeldReadingSlowUploadsInBlockingAreAdvisedTheEventLoopAndAShorterRateGrace() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16)
+			.samples(new Samples(4, 0, 4, 0, 0, 0, null, null, null, 0, null, 0))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.SLOW_CLIENTS);
+		assertThat(finding.evidence()).isEqualTo("4 of 4 workers are held by slow clients: 0 waiting for a client to "
+				+ "read its response, 4 for a client to send its request; 16 connections waiting for a worker");
 		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
 			.containsExactly(tuple("ariadne.server.io-model", "event-loop"),
-					tuple("ariadne.server.keep-alive.timeout", "5s"));
+					tuple("ariadne.server.request.min-data-rate-grace", "5s"),
+					tuple("ariadne.server.request.header-timeout", "5s"));
+	}
+
+	@Test
+	void slowClientsOnAnEventLoopWithTheLowResourcesModeOffAreAdvisedToTurnItOn() {
+		ServerConfig config = EVENT_LOOP.toBuilder().lowResourcesEnabled(false).keepAliveTimeout(Duration.ofSeconds(5))
+			.build();
+		Finding finding = Rules.decide(observation(config, 4, 4, 3)
+			.samples(new Samples(4, 0, 0, 4, 0, 0, null, null, null, 0, null, 0))
+			.build());
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.low-resources.enabled", "true"));
 	}
 
 	@Test
