@@ -486,6 +486,52 @@ public abstract class AbstractProtocolIT {
 		client.expectClosed();
 	}
 
+	/**
+	 * Returns the bare-LF table: bodies that, sent after a {@code chunked} head, every listener
+	 * answers 400 and closes on, because a line of chunked framing ends with CRLF only; a proxy
+	 * that took the bare LF would find another end of the body. Other modules send them to
+	 * endpoints of their own that read the body.
+	 * @return rows of description, chunked body (as ISO-8859-1 text), and the start of the reason
+	 * a listener that answers itself sends
+	 */
+	public static Stream<Arguments> bareLfInChunkedFraming() {
+		String reason = "Bare LF in chunked framing";
+		return Stream.of(
+				Arguments.of("bare LF after the chunk size", "5\nhello\r\n0\r\n\r\n", reason),
+				Arguments.of("bare LF after a chunk extension", "5;name=value\nhello\r\n0\r\n\r\n", reason),
+				Arguments.of("bare LF after chunk data", "5\r\nhello\n0\r\n\r\n", reason),
+				Arguments.of("bare LF after a trailer field", "5\r\nhello\r\n0\r\nX-Checksum: abc\n\r\n", reason),
+				Arguments.of("bare LF ending the trailer section", "5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\n",
+						reason),
+				Arguments.of("bare LF ending an empty trailer section", "5\r\nhello\r\n0\r\n\n", reason));
+	}
+
+	/**
+	 * Returns the chunk-size whitespace table: bodies, as {@link #bareLfInChunkedFraming()}, with
+	 * whitespace after a chunk size, where only its extensions or the line end may follow.
+	 * Parsers that skip it and parsers that stop at it disagree on the framing.
+	 * @return rows of description, chunked body, and the start of the reason
+	 */
+	public static Stream<Arguments> whitespaceAfterChunkSize() {
+		String reason = "Invalid chunk size: whitespace after the chunk size";
+		return Stream.of(
+				Arguments.of("whitespace after the chunk size", "5 \r\nhello\r\n0\r\n\r\n", reason),
+				Arguments.of("whitespace before a chunk extension", "5\t;name=value\r\nhello\r\n0\r\n\r\n",
+						reason));
+	}
+
+	@ParameterizedTest(name = "{0} -> 400")
+	@MethodSource({ "bareLfInChunkedFraming", "whitespaceAfterChunkSize" })
+	void refusesChunkedFramingWithABareLfOrWhitespaceAfterTheSizeWith400AndCloses(String description, String body,
+			String reason) throws IOException {
+		RawClient client = connect();
+		RawResponse response = client
+			.exchange("POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n" + body);
+		assertRefused(response, "HTTP/1.1 400 Bad Request");
+		assertThat(response.bodyText()).startsWith(reason);
+		client.expectClosed();
+	}
+
 	@Test
 	void refusesDeclaredBodyOverMaxSizeBeforeItIsSent() throws IOException {
 		RawClient client = connect();

@@ -20,6 +20,10 @@ import java.util.Arrays;
  * unfinished line at the end of a buffer; complete lines are read in place. It never holds more
  * than one line, bounded by the limits, whatever the input.
  *
+ * <p>Lines of the head may end with a bare LF (RFC 9112 §2.2 allows the leniency); the lines of
+ * chunked framing (chunk-size lines, the line end after chunk data, the trailer section) must end
+ * with CRLF, and nothing may follow a chunk size but its extensions or the line end.
+ *
  * <p>Every violation throws {@link HttpParseException} with the status to answer: 400 for
  * malformed syntax, 413/414/431 for the limits, 501 for an unknown transfer coding, 505 for a
  * version other than 1.0 and 1.1, 417 for an expectation other than {@code 100-continue}. After
@@ -64,6 +68,8 @@ public final class RequestParser {
 
 	/** Most empty lines skipped before a request line. */
 	static final int MAX_LEADING_EMPTY_LINES = 8;
+
+	private static final String BARE_CR = "Bare CR in chunked framing: a CR must be followed by LF";
 
 	private final ParserLimits limits;
 
@@ -242,7 +248,24 @@ public final class RequestParser {
 		if (this.lineEnd > this.lineStart && this.line[this.lineEnd - 1] == Ascii.CR) {
 			this.lineEnd--;
 		}
+		else if (this.state != State.REQUEST_LINE && this.state != State.HEADERS) {
+			// RFC 9112 §2.2 lets a recipient take a bare LF as the end of the start line and of
+			// header fields; inside chunked framing, trailers included, a proxy that does not
+			// would frame the body differently, so only the head gets that leniency
+			throw bareLf();
+		}
 		return true;
+	}
+
+	/** The error for a line of chunked framing ended by a bare LF, in the current state. */
+	private HttpParseException bareLf() {
+		return switch (this.state) {
+			case CHUNK_SIZE -> bad("Bare LF in chunked framing: a chunk-size line must end with CRLF");
+			case CHUNK_END -> bad((this.lineEnd == this.lineStart)
+					? "Bare LF in chunked framing: chunk data must be followed by CRLF"
+					: "Chunk data not followed by CRLF");
+			default -> bad("Bare LF in chunked framing: a trailer line must end with CRLF");
+		};
 	}
 
 	/** {@code length} counts the line's bytes before its LF (a CR included). */
@@ -378,7 +401,7 @@ public final class RequestParser {
 		}
 		if (b[i] != ':') {
 			throw bad(Ascii.isWhitespace(b[i]) ? "Whitespace between header name and colon"
-					: "Invalid character in header name");
+					: (b[i] == Ascii.CR) ? "Bare CR in header name" : "Invalid character in header name");
 		}
 		if (i == start) {
 			throw bad("Empty header name");
@@ -454,16 +477,16 @@ public final class RequestParser {
 		if (i == this.lineStart) {
 			throw bad("Invalid chunk size");
 		}
-		while (i < end && Ascii.isWhitespace(b[i])) {
-			i++;
-		}
 		if (i < end) {
+			// nothing between the size and its extensions or line end: parsers that skip
+			// whitespace there and parsers that stop at it disagree on the framing
 			if (b[i] != ';') {
-				throw bad("Invalid chunk size");
+				throw bad(Ascii.isWhitespace(b[i]) ? "Invalid chunk size: whitespace after the chunk size"
+						: (b[i] == Ascii.CR) ? BARE_CR : "Invalid chunk size");
 			}
 			for (int j = i; j < end; j++) {
 				if (!Ascii.isFieldValue(b[j])) {
-					throw bad("Control character in chunk extension");
+					throw bad((b[j] == Ascii.CR) ? BARE_CR : "Control character in chunk extension");
 				}
 			}
 		}

@@ -2,9 +2,11 @@ package dev.ariadne.http;
 
 import static dev.ariadne.http.Wire.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -102,7 +104,7 @@ class RequestParserTest {
 				valid("chunked body with extensions and trailers (RFC 9112 §7.1)",
 						"POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
 								+ "3;name=value\r\nabc\r\n"
-								+ "A ; q=\"x;y\" ;flag\r\n0123456789\r\n"
+								+ "A; q=\"x;y\" ;flag\r\n0123456789\r\n"
 								+ "0;last\r\nX-Checksum: 42\r\nx-more: b\r\n\r\n",
 						"head POST /p HTTP/1.1 [Host: a, Transfer-Encoding: chunked] chunked",
 						"content 'abc0123456789'", "complete [X-Checksum: 42, x-more: b]"),
@@ -111,8 +113,13 @@ class RequestParserTest {
 								+ "00a\r\n0123\r\n5678\r\n0\r\n\r\n",
 						"head POST /p HTTP/1.1 [Host: a, Transfer-Encoding: CHUNKED] chunked",
 						"content '0123\\r\\n5678'", "complete"),
-				valid("chunked with bare LF line ends (RFC 9112 §2.2)",
-						"POST /p HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n3\nabc\n0\n\n",
+				valid("chunk size followed directly by an extension (RFC 9112 §7.1.1)",
+						"POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+								+ "1a;ext=v\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\nX-T: 1\r\n\r\n",
+						"head POST /p HTTP/1.1 [Host: a, Transfer-Encoding: chunked] chunked",
+						"content 'abcdefghijklmnopqrstuvwxyz'", "complete [X-T: 1]"),
+				valid("a head with bare LF line ends, chunked framing with CRLF (RFC 9112 §2.2, §7.1)",
+						"POST /p HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n3\r\nabc\r\n0\r\n\r\n",
 						"head POST /p HTTP/1.1 [Host: a, Transfer-Encoding: chunked] chunked", "content 'abc'",
 						"complete"),
 				valid("chunked with only the last chunk is an empty body (RFC 9112 §7.1)",
@@ -279,6 +286,37 @@ class RequestParserTest {
 				invalid("whitespace before the colon of a trailer field", chunked("0\r\nX-A : b\r\n\r\n"), 400));
 	}
 
+	/**
+	 * Chunked framing without the leniencies of the head: every line of it ends with CRLF (RFC
+	 * 9112 §7.1), and a chunk size is followed by its extensions or the line end, nothing else
+	 * (stricter than the grammar's BWS before a ';'). A proxy that is lenient there and a server
+	 * that is not disagree on where the body ends. Each row gets 400 with its reason.
+	 */
+	static Stream<Arguments> chunkedFramingViolations() {
+		String bareLf = "Bare LF in chunked framing";
+		String bareCr = "Bare CR in chunked framing";
+		String whitespace = "Invalid chunk size: whitespace after the chunk size";
+		return Stream.of(
+				violation("bare LF after a chunk size", chunked("3\nabc\r\n0\r\n\r\n"), bareLf),
+				violation("bare LF after a chunk extension", chunked("3;a=b\nabc\r\n0\r\n\r\n"), bareLf),
+				violation("bare LF after the last chunk's size", chunked("3\r\nabc\r\n0\n\r\n"), bareLf),
+				violation("bare LF after chunk data", chunked("3\r\nabc\n0\r\n\r\n"), bareLf),
+				violation("bare LF after a trailer field", chunked("0\r\nX-A: b\n\r\n"), bareLf),
+				violation("bare LF ending the trailer section", chunked("0\r\nX-A: b\r\n\n"), bareLf),
+				violation("bare LF ending an empty trailer section", chunked("3\r\nabc\r\n0\r\n\n"), bareLf),
+				violation("CR CR after a chunk size", chunked("3\r\r\nabc\r\n0\r\n\r\n"), bareCr),
+				violation("CR without LF after a chunk size", chunked("3\rabc\r\n0\r\n\r\n"), bareCr),
+				violation("CR CR after a chunk extension", chunked("3;a=b\r\r\nabc\r\n0\r\n\r\n"), bareCr),
+				violation("CR CR after chunk data", chunked("3\r\nabc\r\r\n0\r\n\r\n"),
+						"Chunk data not followed by CRLF"),
+				violation("CR CR after a trailer field", chunked("0\r\nX-A: b\r\r\n\r\n"), "Bare CR in header value"),
+				violation("CR CR ending the trailer section", chunked("0\r\n\r\r\n"), "Bare CR in header name"),
+				violation("space after a chunk size", chunked("3 \r\nabc\r\n0\r\n\r\n"), whitespace),
+				violation("tab after a chunk size", chunked("3\t\r\nabc\r\n0\r\n\r\n"), whitespace),
+				violation("space before a chunk extension", chunked("3 ;a=b\r\nabc\r\n0\r\n\r\n"), whitespace),
+				violation("space after the last chunk's size", chunked("0 \r\n\r\n"), whitespace));
+	}
+
 	@ParameterizedTest
 	@MethodSource("validRequests")
 	void parsesValidRequests(String request, List<String> events) throws HttpParseException {
@@ -320,6 +358,22 @@ class RequestParserTest {
 		for (int at = 0; at <= bytes.length; at++) {
 			assertThat(Wire.statusOf(ParserLimits.DEFAULTS, Wire.splitAt(bytes, at))).as("split at %d", at)
 				.isEqualTo(status);
+		}
+	}
+
+	@ParameterizedTest
+	@MethodSource("chunkedFramingViolations")
+	void rejectsChunkedFramingViolationsWith400AndTheirReasonHoweverTheInputIsSplit(String request, String reason) {
+		byte[] bytes = bytes(request);
+		List<List<byte[]>> feedings = new ArrayList<>(List.of(Wire.whole(bytes), Wire.pieces(bytes, 1)));
+		for (int at = 0; at <= bytes.length; at++) {
+			feedings.add(Wire.splitAt(bytes, at));
+		}
+		for (List<byte[]> feeding : feedings) {
+			assertThatExceptionOfType(HttpParseException.class).as("fed in pieces of %s", sizes(feeding))
+				.isThrownBy(() -> Wire.feed(ParserLimits.DEFAULTS, feeding))
+				.satisfies((ex) -> assertThat(ex.status()).isEqualTo(Status.BAD_REQUEST_400))
+				.withMessageStartingWith(reason);
 		}
 	}
 
@@ -388,6 +442,14 @@ class RequestParserTest {
 
 	private static Arguments invalid(String rule, String request, int status) {
 		return argumentSet(rule + " -> " + status, request, status);
+	}
+
+	private static Arguments violation(String rule, String request, String reason) {
+		return argumentSet(rule + " -> 400", request, reason);
+	}
+
+	private static List<Integer> sizes(List<byte[]> pieces) {
+		return pieces.stream().map((piece) -> piece.length).toList();
 	}
 
 	private static String chunked(String body) {

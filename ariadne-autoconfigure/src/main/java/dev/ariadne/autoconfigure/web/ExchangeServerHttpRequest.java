@@ -34,12 +34,24 @@ final class ExchangeServerHttpRequest extends AbstractServerHttpRequest {
 
 	private final Request request;
 
+	private final RequestBodyPublisher publisher;
+
 	private final Flux<DataBuffer> body;
 
 	ExchangeServerHttpRequest(Request request, URI uri, AsyncResponse exchange, DataBufferFactory bufferFactory) {
 		super(HttpMethod.valueOf(request.method().name()), uri, "", headers(request.headers()));
 		this.request = request;
-		this.body = hasBody(request) ? Flux.from(new RequestBodyPublisher(exchange, bufferFactory)) : Flux.empty();
+		this.publisher = hasBody(request) ? new RequestBodyPublisher(exchange, bufferFactory) : null;
+		this.body = (this.publisher != null) ? Flux.from(this.publisher) : Flux.empty();
+	}
+
+	/**
+	 * Returns whether reading the body failed on its framing or a limit, so that the response
+	 * says the connection closes.
+	 * @return whether the framing is lost
+	 */
+	boolean framingLost() {
+		return this.publisher != null && this.publisher.framingLost();
 	}
 
 	/**

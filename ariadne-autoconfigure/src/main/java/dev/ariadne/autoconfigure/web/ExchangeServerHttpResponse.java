@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.zip.GZIPOutputStream;
 
 import dev.ariadne.server.AsyncResponse;
@@ -45,6 +46,9 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 
 	private final ReactiveHandlerAdapter.Settings settings;
 
+	/** Whether reading the request body failed on its framing, when WebFlux commits. */
+	private final BooleanSupplier framingLost;
+
 	/** The writer waiting for the client to take what is queued, if any. */
 	private final AtomicReference<BodyWriter> waiting = new AtomicReference<>();
 
@@ -56,12 +60,13 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 	private GZIPOutputStream gzip;
 
 	ExchangeServerHttpResponse(Request request, Response response, AsyncResponse exchange,
-			ReactiveHandlerAdapter.Settings settings) {
+			ReactiveHandlerAdapter.Settings settings, BooleanSupplier framingLost) {
 		super(DefaultDataBufferFactory.sharedInstance, new HttpHeaders());
 		this.request = request;
 		this.response = response;
 		this.exchange = exchange;
 		this.settings = settings;
+		this.framingLost = framingLost;
 	}
 
 	@Override
@@ -96,6 +101,10 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 			this.compress = true;
 		}
 		headers.forEach(this::copyHeader);
+		if (this.framingLost.getAsBoolean() && !headers.getConnection().contains("close")) {
+			// the rest of the body cannot be found: the connection carries no other request
+			this.response.header(HttpHeaders.CONNECTION, "close");
+		}
 	}
 
 	private void copyHeader(String name, List<String> values) {

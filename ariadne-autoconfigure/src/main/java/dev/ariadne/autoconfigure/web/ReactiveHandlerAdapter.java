@@ -30,9 +30,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * completes at once (the common case) ends the exchange on the same worker, as a plain handler
  * would.
  *
- * <p>A client that goes away cancels the handler's subscription. A failure that reaches the
- * adapter (WebFlux answers most itself) becomes a 500 while the response is not committed,
- * and an incomplete body and a closed connection after.
+ * <p>A client that goes away cancels the handler's subscription. A request body the parser
+ * refuses as it is read reaches WebFlux with the parser's status, and the response to it closes
+ * the connection. A failure that reaches the adapter (WebFlux answers most itself) becomes a 500
+ * while the response is not committed, and an incomplete body and a closed connection after.
  */
 final class ReactiveHandlerAdapter implements Handler {
 
@@ -58,7 +59,7 @@ final class ReactiveHandlerAdapter implements Handler {
 		ExchangeServerHttpRequest serverRequest = new ExchangeServerHttpRequest(request, uri, exchange,
 				DefaultDataBufferFactory.sharedInstance);
 		ExchangeServerHttpResponse serverResponse = new ExchangeServerHttpResponse(request, response, exchange,
-				this.settings);
+				this.settings, serverRequest::framingLost);
 		ServerHttpResponse target = (request.method() == Method.HEAD) ? new HttpHeadResponseDecorator(serverResponse)
 				: serverResponse;
 		this.handler.handle(serverRequest, target).subscribe(new Completion(exchange, serverResponse));

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.ariadne.http.HttpParseException;
 import dev.ariadne.server.AsyncResponse;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
@@ -14,6 +15,8 @@ import reactor.core.publisher.Operators;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * A request body as a {@link Publisher} of {@link DataBuffer}s, for one subscriber: reads what
@@ -24,6 +27,11 @@ import org.springframework.core.io.buffer.DataBufferFactory;
  *
  * <p>Reads run one at a time (a work-in-progress counter serialises them), on the thread that
  * asked for more or on a worker of the exchange's pool.
+ *
+ * <p>A body the parser refuses as it is read (malformed chunked framing, a chunk over the limit,
+ * a client too slow) ends the stream with a {@link ResponseStatusException} of the parser's
+ * status, which WebFlux answers with that status rather than a 500, and marks the framing lost
+ * ({@link #framingLost()}) so that the response closes the connection, whoever writes it.
  */
 final class RequestBodyPublisher implements Publisher<DataBuffer>, Subscription {
 
@@ -44,6 +52,8 @@ final class RequestBodyPublisher implements Publisher<DataBuffer>, Subscription 
 
 	private volatile boolean cancelled;
 
+	private volatile boolean framingLost;
+
 	private boolean done;
 
 	/** Where reads land; handed over whole when a read fills it, else copied out. */
@@ -52,6 +62,15 @@ final class RequestBodyPublisher implements Publisher<DataBuffer>, Subscription 
 	RequestBodyPublisher(AsyncResponse exchange, DataBufferFactory bufferFactory) {
 		this.exchange = exchange;
 		this.bufferFactory = bufferFactory;
+	}
+
+	/**
+	 * Returns whether reading failed on the body's framing or a limit: the connection cannot
+	 * carry another request.
+	 * @return whether the framing is lost
+	 */
+	boolean framingLost() {
+		return this.framingLost;
 	}
 
 	@Override
@@ -110,7 +129,7 @@ final class RequestBodyPublisher implements Publisher<DataBuffer>, Subscription 
 			}
 			catch (IOException | RuntimeException ex) {
 				this.done = true;
-				subscriber.onError(ex);
+				subscriber.onError(failure(ex));
 				return;
 			}
 			if (read < 0) {
@@ -129,6 +148,14 @@ final class RequestBodyPublisher implements Publisher<DataBuffer>, Subscription 
 				subscriber.onNext(this.bufferFactory.wrap(bytes));
 			}
 		}
+	}
+
+	private Throwable failure(Exception ex) {
+		if (ex.getCause() instanceof HttpParseException refused) {
+			this.framingLost = true;
+			return new ResponseStatusException(HttpStatusCode.valueOf(refused.status().code()), refused.reason(), ex);
+		}
+		return ex;
 	}
 
 }

@@ -35,8 +35,9 @@ import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * The JSON API of the conformance application: bodies in and out, path variables and
- * parameters, forms, uploads, failures, response entities, cookies and the session.
+ * The JSON API of the conformance application: bodies in and out (JSON, and raw bytes echoed),
+ * path variables and parameters, forms, uploads, failures, response entities, cookies and the
+ * session.
  */
 @RestController
 @RequestMapping("/api")
@@ -101,6 +102,11 @@ class ApiController {
 		answer.put("size", file.getSize());
 		answer.put("sum", sum);
 		return answer;
+	}
+
+	@PostMapping(path = "/echo", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
+	byte[] echo(@RequestBody(required = false) byte[] body) {
+		return (body != null) ? body : new byte[0];
 	}
 
 	@GetMapping("/fail")

@@ -6,13 +6,15 @@ import dev.ariadne.RawClient;
 import dev.ariadne.RawResponse;
 import dev.ariadne.RawResponse.Framing;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * How WebFlux answers go on the wire, read by a strict raw client: a {@code Mono} with its
- * length, a {@code Flux} chunked, {@code HEAD}, 204 and 304 without a body, and connections
- * kept alive and pipelined.
+ * length, a {@code Flux} chunked, {@code HEAD}, 204 and 304 without a body, connections kept
+ * alive and pipelined, and a chunked request body with a bare LF in its framing refused.
  */
 interface FramingCases {
 
@@ -21,6 +23,10 @@ interface FramingCases {
 	 * @return the application
 	 */
 	FluxApp app();
+
+	/** The head of a chunked request to the echo endpoint, which reads the whole body. */
+	String CHUNKED_ECHO = "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
+			+ "Transfer-Encoding: chunked\r\n\r\n";
 
 	private static String get(String target) {
 		return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
@@ -101,6 +107,19 @@ interface FramingCases {
 				assertThat(response.status()).as(path).isEqualTo(200);
 				assertThat(response.announcesClose()).as(path).isFalse();
 			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0} -> 400")
+	@MethodSource("dev.ariadne.AbstractProtocolIT#bareLfInChunkedFraming")
+	default void refusesABareLfInChunkedFramingWith400AndCloses(String description, String body, String reason)
+			throws IOException {
+		try (RawClient client = app().raw()) {
+			RawResponse response = client.exchange(CHUNKED_ECHO + body);
+			assertThat(response.status()).as("%s", response).isEqualTo(400);
+			assertThat(response.bodyText()).doesNotContain("hello");
+			assertThat(response.announcesClose()).as("%s", response).isTrue();
+			client.expectClosed();
 		}
 	}
 
