@@ -52,6 +52,10 @@ class AriadneServerConfigMapperTest {
 		properties.getRequest().setMaxHeaderSize(DataSize.ofKilobytes(2));
 		properties.getRequest().setMaxHeaderCount(10);
 		properties.getRequest().setMaxBodySize(DataSize.ofGigabytes(4));
+		properties.getRequest().setMinDataRate(DataSize.ofBytes(300));
+		properties.getRequest().setMinDataRateGrace(Duration.ofSeconds(6));
+		properties.getLowResources().setEnabled(false);
+		properties.getLowResources().setStallTimeout(Duration.ofMillis(700));
 		properties.getShutdown().setGracePeriod(Duration.ofSeconds(5));
 		ServerConfig config = this.mapper.map(properties, List.of());
 		assertThat(config).isEqualTo(ServerConfig.builder()
@@ -70,8 +74,30 @@ class AriadneServerConfigMapperTest {
 			.keepAliveReleaseThreshold(0.5)
 			.headerTimeout(Duration.ofSeconds(4))
 			.limits(new ParserLimits(1024, 2048, 10, 4L * 1024 * 1024 * 1024))
+			.minDataRate(300)
+			.minDataRateGrace(Duration.ofSeconds(6))
+			.lowResourcesEnabled(false)
+			.lowResourcesStallTimeout(Duration.ofMillis(700))
 			.shutdownGracePeriod(Duration.ofSeconds(5))
 			.build());
+	}
+
+	@Test
+	void aZeroMinimumDataRateTurnsTheRateOffAndANegativeOneIsNamed() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getRequest().setMinDataRate(DataSize.ofBytes(0));
+		assertThat(this.mapper.map(properties, List.of()).minDataRate()).isZero();
+		properties.getRequest().setMinDataRate(DataSize.ofBytes(-1));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.request.min-data-rate must be 0 (no minimum) or more");
+	}
+
+	@Test
+	void aZeroStallTimeoutIsNamed() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		properties.getLowResources().setStallTimeout(Duration.ZERO);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.low-resources.stall-timeout must be greater than 0");
 	}
 
 	@Test
