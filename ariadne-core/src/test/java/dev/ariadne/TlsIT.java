@@ -167,6 +167,30 @@ class TlsIT {
 
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
+	void answersPlaintextHttpWith400HoweverItArrives(IoModel model) throws Exception {
+		start(model, UnaryOperator.identity());
+		String head = "POST /hello HTTP/1.1\r\nHost: localhost\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n"
+				+ "Content-Length: 20000\r\nExpect: 100-continue\r\n" + "X-Padding: " + "p".repeat(6000) + "\r\n\r\n";
+		// the first byte alone, then the rest of a large head, then a body nobody asked for
+		try (RawClient client = RawClient.connect(this.server.port())) {
+			client.send(head.substring(0, 1));
+			Thread.sleep(100);
+			client.send(head.substring(1));
+			RawResponse response = client.read();
+			AbstractProtocolIT.assertRefused(response, "HTTP/1.1 400 Bad Request");
+			assertThat(response.bodyText()).isEqualTo(Answers.TLS_REQUIRED + "\n");
+			try {
+				client.send("b".repeat(20_000));
+			}
+			catch (IOException ex) {
+				// closed already: the answer came first, which is what counts
+			}
+			client.expectClosed();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
 	void refusesRenegotiationOnTls12(IoModel model) throws Exception {
 		start(model, UnaryOperator.identity());
 		try (SSLSocket socket = connect(certificates.clientContext(), "localhost", null, "TLSv1.2")) {

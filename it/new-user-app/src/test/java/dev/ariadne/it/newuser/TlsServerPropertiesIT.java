@@ -122,6 +122,20 @@ class TlsServerPropertiesIT {
 	}
 
 	@Test
+	void curlSpeakingPlaintextToEitherListenerGets400() throws Exception {
+		int management = Integer.parseInt(context.getEnvironment().getProperty("local.management.port"));
+		for (String url : List.of("http://127.0.0.1:" + port + "/greeting/Ada",
+				"http://127.0.0.1:" + management + "/actuator/health")) {
+			Process curl = new ProcessBuilder("curl", "-sS", "--max-time", "10", "-w", " %{http_code}", url)
+				.redirectErrorStream(true)
+				.start();
+			String output = new String(curl.getInputStream().readAllBytes());
+			assertThat(curl.waitFor(20, TimeUnit.SECONDS)).isTrue();
+			assertThat(output).as(url).startsWith("This port expects TLS").endsWith(" 400");
+		}
+	}
+
+	@Test
 	void curlVerifyingTheCertificateGets200() throws Exception {
 		Path pem = directory.resolve("server.pem");
 		keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keyStore.toString(), "-storepass", PASSWORD,
