@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import dev.ariadne.http.ChunkedScanner;
-import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.RequestParser;
@@ -739,83 +738,13 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	}
 
 	/** The body, read through the parser from the socket as the handler reads it. */
-	private final class SocketBody extends RequestBody {
-
-		private boolean awaitingContinue;
-
-		private boolean hasBody;
-
-		/**
-		 * Why the body's framing was lost; every later read fails with it, blocking or not, the
-		 * drain too.
-		 */
-		private volatile HttpParseException framingLost;
-
-		/** A failure a readiness check or a fetch found, thrown by the next non-blocking read. */
-		private volatile IOException failure;
+	private final class SocketBody extends Http1Body {
 
 		/** Whether the connection's thread is reading for a non-blocking reader. */
 		private volatile boolean fetching;
 
 		void reset(RequestHead head) {
-			this.hasBody = head.hasBody();
-			this.awaitingContinue = this.hasBody && head.expectContinue();
-			this.framingLost = null;
-			this.failure = null;
-		}
-
-		@Override
-		public boolean finished() {
-			return !this.hasBody || SocketConnection.this.messageDone;
-		}
-
-		@Override
-		public boolean awaitingContinue() {
-			return this.awaitingContinue;
-		}
-
-		@Override
-		public Headers trailers() {
-			return SocketConnection.this.head.trailers();
-		}
-
-		@Override
-		public int read(byte[] bytes, int offset, int length) throws IOException {
-			if (length == 0) {
-				return 0;
-			}
-			return copy(advance(true), bytes, offset, length);
-		}
-
-		@Override
-		public int readNow(byte[] bytes, int offset, int length) throws IOException {
-			IOException failure = this.failure;
-			if (failure != null) {
-				this.failure = null;
-				throw failure;
-			}
-			if (this.fetching) {
-				// the connection's thread reads for this reader, which is told when it is done
-				return 0;
-			}
-			return copy(advance(false), bytes, offset, length);
-		}
-
-		@Override
-		public boolean readableNow() {
-			if (this.failure != null) {
-				return true;
-			}
-			if (this.fetching) {
-				return false;
-			}
-			try {
-				return advance(false) != 0;
-			}
-			catch (IOException ex) {
-				this.failure = ex;
-				return true;
-			}
+			start(head);
 		}
 
 		/**
@@ -825,86 +754,62 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		void fetch() {
 			this.fetching = true;
 			try {
-				advance(true);
-			}
-			catch (IOException ex) {
-				this.failure = ex;
+				readAhead();
 			}
 			finally {
 				this.fetching = false;
 			}
 		}
 
-		private int copy(int state, byte[] bytes, int offset, int length) {
-			if (state <= 0) {
-				return state;
-			}
-			ByteBuffer content = SocketConnection.this.content;
-			int n = Math.min(length, content.remaining());
-			content.get(bytes, offset, n);
-			return n;
+		@Override
+		protected boolean fetching() {
+			return this.fetching;
 		}
 
-		/**
-		 * Parses and reads until a piece of the body is there to copy: 1 when there is, -1 at
-		 * the end, 0 when there is nothing without waiting (only when not waiting).
-		 */
-		private int advance(boolean wait) throws IOException {
-			HttpParseException lost = this.framingLost;
-			if (lost != null) {
-				// the parser cannot resume: a handler that caught the failure must not read on,
-				// nor may the drain after its response wait for bytes that cannot be framed
-				throw new BodyException(lost);
-			}
+		@Override
+		protected ByteBuffer content() {
+			return SocketConnection.this.content;
+		}
+
+		@Override
+		protected boolean messageDone() {
+			return SocketConnection.this.messageDone;
+		}
+
+		@Override
+		protected boolean parseable() {
 			SocketConnection connection = SocketConnection.this;
-			if (this.awaitingContinue) {
-				this.awaitingContinue = false;
-				if (wait) {
-					connection.out.append(Answers.CONTINUE);
-				}
-				else {
-					connection.writer.offer(Answers.CONTINUE, 0, Answers.CONTINUE.length);
-				}
-			}
-			while (this.hasBody) {
-				ByteBuffer content = connection.content;
-				if (content != null && content.hasRemaining()) {
-					return 1;
-				}
-				if (connection.messageDone) {
-					return -1;
-				}
-				if (!connection.in.hasRemaining() && connection.parser.state() != RequestParser.State.MESSAGE_END) {
-					if (wait) {
-						fillBody(connection);
-					}
-					else if (!fillAvailable(connection)) {
-						return 0;
-					}
-				}
-				try {
-					connection.parser.parse(connection.in);
-				}
-				catch (HttpParseException ex) {
-					this.framingLost = ex;
-					throw new BodyException(ex);
-				}
-			}
-			return -1;
+			return connection.in.hasRemaining() || connection.parser.state() == RequestParser.State.MESSAGE_END;
 		}
 
-		/** Reads what the socket has without blocking; {@code false} when it has nothing. */
-		private boolean fillAvailable(SocketConnection connection) throws IOException {
-			if (connection.input.available() <= 0) {
-				return false;
-			}
-			if (connection.read() < 0) {
-				throw new EOFException("Connection closed in the middle of a request body");
-			}
-			return true;
+		@Override
+		protected void parseBody() throws HttpParseException {
+			SocketConnection.this.parser.parse(SocketConnection.this.in);
 		}
 
-		private void fillBody(SocketConnection connection) throws IOException {
+		@Override
+		protected void sendContinue(boolean wait) throws IOException {
+			if (wait) {
+				SocketConnection.this.out.append(Answers.CONTINUE);
+			}
+			else {
+				SocketConnection.this.writer.offer(Answers.CONTINUE, 0, Answers.CONTINUE.length);
+			}
+		}
+
+		@Override
+		protected boolean fill(boolean wait) throws IOException {
+			SocketConnection connection = SocketConnection.this;
+			if (!wait) {
+				// what the socket has, without blocking
+				if (connection.input.available() <= 0) {
+					return false;
+				}
+				if (connection.read() < 0) {
+					throw new EOFException("Connection closed in the middle of a request body");
+				}
+				return true;
+			}
 			try {
 				if (connection.readBody(false) < 0) {
 					throw new EOFException("Connection closed in the middle of a request body");
@@ -913,9 +818,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 			catch (HttpParseException late) {
 				// answered 408 like a late head, as the event loop does, unless the handler has
 				// committed its response by now
-				this.framingLost = late;
-				throw new BodyException(late);
+				throw lose(late);
 			}
+			return true;
 		}
 
 	}

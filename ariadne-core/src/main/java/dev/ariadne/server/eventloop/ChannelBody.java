@@ -6,13 +6,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.BodyClock;
 import dev.ariadne.server.connection.ConnectionOutput;
-import dev.ariadne.server.connection.RequestBody;
+import dev.ariadne.server.connection.Http1Body;
 
 /**
  * The body of an event-loop request, read as the handler reads it: parsed from the bytes
@@ -34,7 +33,7 @@ import dev.ariadne.server.connection.RequestBody;
  * The cheap path, a body already in the input buffer when the request is dispatched, takes no
  * lock and no signal.
  */
-final class ChannelBody extends RequestBody {
+final class ChannelBody extends Http1Body {
 
 	private final EventLoopConnection connection;
 
@@ -50,21 +49,6 @@ final class ChannelBody extends RequestBody {
 
 	/** Signals the thread waiting for input; created once, handed to the selector per wait. */
 	private final Runnable wake = this::wake;
-
-	private RequestHead head;
-
-	private boolean hasBody;
-
-	private boolean awaitingContinue;
-
-	/** A failure a non-blocking readiness check found, thrown by the next non-blocking read. */
-	private IOException failure;
-
-	/**
-	 * Why the body's framing was lost: the parser cannot resume, so every later read fails with
-	 * it, blocking or not, the drain after the response too (which then closes the connection).
-	 */
-	private HttpParseException framingLost;
 
 	/** Set by the selector when a non-blocking reader's wait ran out; thrown by the next read. */
 	private volatile BodyClock.Expiry expired;
@@ -89,129 +73,44 @@ final class ChannelBody extends RequestBody {
 	 * @return this body
 	 */
 	ChannelBody reset(RequestHead head) {
-		this.head = head;
-		this.hasBody = head.hasBody();
-		this.awaitingContinue = this.hasBody && head.expectContinue();
-		this.failure = null;
-		this.framingLost = null;
+		start(head);
 		this.expired = null;
 		this.clock.reset();
 		return this;
 	}
 
 	@Override
-	public boolean finished() {
-		return !this.hasBody || this.reader.messageDone();
+	protected ByteBuffer content() {
+		return this.reader.content();
 	}
 
 	@Override
-	public boolean awaitingContinue() {
-		return this.awaitingContinue;
+	protected boolean messageDone() {
+		return this.reader.messageDone();
 	}
 
 	@Override
-	public Headers trailers() {
-		return this.head.trailers();
+	protected boolean parseable() {
+		return this.reader.hasInput() || this.reader.bodyParsed();
 	}
 
 	@Override
-	public int available() {
-		ByteBuffer content = this.reader.content();
-		return (this.hasBody && content != null) ? content.remaining() : 0;
+	protected void parseBody() throws HttpParseException {
+		this.reader.parseBody();
 	}
 
 	@Override
-	public int read(byte[] bytes, int offset, int length) throws IOException {
-		if (length == 0) {
-			return 0;
+	protected void sendContinue(boolean wait) throws IOException {
+		if (wait) {
+			this.out.append(Answers.CONTINUE);
 		}
-		return copy(advance(true), bytes, offset, length);
+		else {
+			this.writes.offer(Answers.CONTINUE, 0, Answers.CONTINUE.length);
+		}
 	}
 
 	@Override
-	public int readNow(byte[] bytes, int offset, int length) throws IOException {
-		IOException failure = this.failure;
-		if (failure != null) {
-			this.failure = null;
-			throw failure;
-		}
-		return copy(advance(false), bytes, offset, length);
-	}
-
-	@Override
-	public boolean readableNow() {
-		if (this.failure != null) {
-			return true;
-		}
-		try {
-			return advance(false) != 0;
-		}
-		catch (IOException ex) {
-			// the next non-blocking read throws it
-			this.failure = ex;
-			return true;
-		}
-	}
-
-	private int copy(int state, byte[] bytes, int offset, int length) {
-		if (state <= 0) {
-			return state;
-		}
-		ByteBuffer content = this.reader.content();
-		int n = Math.min(length, content.remaining());
-		content.get(bytes, offset, n);
-		return n;
-	}
-
-	/**
-	 * Parses and reads until a piece of the body is there to copy.
-	 * @param wait whether to wait for the client when the socket has nothing
-	 * @return 1 when content is there, -1 at the end of the body, 0 when there is nothing
-	 * without waiting
-	 */
-	private int advance(boolean wait) throws IOException {
-		if (this.framingLost != null) {
-			throw badBody(this.framingLost);
-		}
-		if (this.awaitingContinue) {
-			this.awaitingContinue = false;
-			if (wait) {
-				this.out.append(Answers.CONTINUE);
-			}
-			else {
-				// a non-blocking reader must not touch the output a writer may be using
-				this.writes.offer(Answers.CONTINUE, 0, Answers.CONTINUE.length);
-			}
-		}
-		RequestReader reader = this.reader;
-		while (this.hasBody) {
-			ByteBuffer content = reader.content();
-			if (content != null && content.hasRemaining()) {
-				return 1;
-			}
-			if (reader.messageDone()) {
-				return -1;
-			}
-			if (!reader.hasInput() && !reader.bodyParsed() && !fill(wait)) {
-				return 0;
-			}
-			try {
-				reader.parseBody();
-			}
-			catch (HttpParseException ex) {
-				this.framingLost = ex;
-				throw badBody(ex);
-			}
-		}
-		return -1;
-	}
-
-	/**
-	 * Reads more of the body from the socket into the (fully parsed) buffer.
-	 * @param wait whether to wait for the client when the socket has nothing
-	 * @return whether bytes were read; {@code false} only when not waiting
-	 */
-	private boolean fill(boolean wait) throws IOException {
+	protected boolean fill(boolean wait) throws IOException {
 		boolean flushed = false;
 		while (true) {
 			BodyClock.Expiry expired = this.expired;
@@ -277,8 +176,7 @@ final class ChannelBody extends RequestBody {
 	 * the rest of the body is lost with it.
 	 */
 	private IOException late(BodyClock.Expiry expiry) {
-		this.framingLost = Answers.lateBody(expiry);
-		return badBody(this.framingLost);
+		return lose(Answers.lateBody(expiry));
 	}
 
 	/**
