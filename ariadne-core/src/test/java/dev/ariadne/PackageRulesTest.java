@@ -41,6 +41,8 @@ class PackageRulesTest {
 
 	private static final String CONNECTION = "dev.ariadne.server.connection..";
 
+	private static final String PROTOCOL = "dev.ariadne.server.protocol..";
+
 	private static final String TRANSPORT = "dev.ariadne.server.transport..";
 
 	private static final String DIAGNOSIS = "dev.ariadne.server.diagnosis..";
@@ -79,8 +81,12 @@ class PackageRulesTest {
 			INTERNAL, POOL, TLS, JSSE);
 
 	@ArchTest
+	static final ArchRule protocolImportsNoTransportAndNoModel = mayImport(PROTOCOL, HTTP, API, ROUTING, STATS,
+			INTERNAL, POOL, CONNECTION, JSSE);
+
+	@ArchTest
 	static final ArchRule transportImportsNoModel = mayImport(TRANSPORT, HTTP, API, STATS, INTERNAL, POOL,
-			CONNECTION);
+			CONNECTION, PROTOCOL, TLS, JSSE);
 
 	@ArchTest
 	static final ArchRule diagnosisReadsOnlyTheStatisticsAndTheApi = mayImport(DIAGNOSIS, API, STATS);
@@ -91,7 +97,8 @@ class PackageRulesTest {
 		.should()
 		.onlyDependOnClassesThat()
 		.resideInAnyPackage(
-				concat(MODELS, "java..", HTTP, API, ROUTING, STATS, INTERNAL, POOL, CONNECTION, TRANSPORT, TLS, JSSE));
+				concat(MODELS, "java..", HTTP, API, ROUTING, STATS, INTERNAL, POOL, CONNECTION, PROTOCOL, TRANSPORT, TLS,
+						JSSE));
 
 	@ArchTest
 	static final ArchRule blockingImportsNoOtherModel = noClasses().that()
@@ -115,8 +122,8 @@ class PackageRulesTest {
 		.resideInAnyPackage(MODELS[0], MODELS[1]);
 
 	@ArchTest
-	static final ArchRule connectionStartsNoThreadAndNeverSleeps = noClasses().that()
-		.resideInAPackage(CONNECTION)
+	static final ArchRule exchangesAndProtocolsStartNoThreadAndNeverSleep = noClasses().that()
+		.resideInAnyPackage(CONNECTION, PROTOCOL)
 		.should()
 		.callMethodWhere(target(owner(assignableTo(Thread.class))).and(target(name("start").or(name("sleep")))))
 		.orShould()
@@ -133,8 +140,8 @@ class PackageRulesTest {
 		.orShould()
 		.dependOnClassesThat()
 		.areAssignableTo(SelectionKey.class)
-		.because("the exchange runs on whatever thread its model gives it; threads and selectors are the "
-				+ "transports' business");
+		.because("the exchange and the protocols run on whatever thread their model gives them; threads and "
+				+ "selectors are the transports' business");
 
 	@ArchTest
 	static final ArchRule coreNeedsNothingButTheJdk = classes().should()

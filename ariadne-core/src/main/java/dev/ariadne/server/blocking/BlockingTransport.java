@@ -4,10 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.ConnectionContext;
-import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.SocketTransport;
+import dev.ariadne.server.transport.SocketWire;
 
 /**
  * The {@code blocking} model: thread per connection. The acceptor hands each connection to the
@@ -30,7 +30,7 @@ public final class BlockingTransport extends SocketTransport<WorkerPool> {
 	}
 
 	@Override
-	protected void serve(SocketConnection connection) {
+	protected void serve(SocketWire connection) {
 		if (!this.pool.execute(new Serve(connection))) {
 			this.context.registry().rejected(RejectReason.QUEUE_FULL);
 			connection.reject(Answers.QUEUE_FULL, 1);
@@ -83,9 +83,9 @@ public final class BlockingTransport extends SocketTransport<WorkerPool> {
 	/** The pool task of one connection, so a queued connection can be found again. */
 	private final class Serve implements WorkerPool.QueueAware {
 
-		private final SocketConnection connection;
+		private final SocketWire connection;
 
-		Serve(SocketConnection connection) {
+		Serve(SocketWire connection) {
 			this.connection = connection;
 		}
 

@@ -13,11 +13,13 @@ final class StackClassifier {
 
 	private static final String CONNECTION = "dev.ariadne.server.connection.";
 
-	private static final String SOCKET_CONNECTION = CONNECTION + "SocketConnection";
+	private static final String SOCKET_WIRE = "dev.ariadne.server.transport.SocketWire";
+
+	private static final String HTTP1_BODY = "dev.ariadne.server.protocol.Http1Body";
 
 	private static final String[] SERVER_PACKAGES = { CONNECTION, "dev.ariadne.server.blocking.",
 			"dev.ariadne.server.eventloop.", "dev.ariadne.server.virtual.", "dev.ariadne.server.internal.",
-			"dev.ariadne.server.pool.", "dev.ariadne.server.transport.", "dev.ariadne.server.routing.",
+			"dev.ariadne.server.pool.", "dev.ariadne.server.transport.", "dev.ariadne.server.protocol.", "dev.ariadne.server.routing.",
 			"dev.ariadne.http.", "dev.ariadne.servlet." };
 
 	/** What a worker waiting for a route pool's handler waits in. */
@@ -87,29 +89,25 @@ final class StackClassifier {
 			StackTraceElement frame = stack[i];
 			String type = frame.getClassName();
 			String method = frame.getMethodName();
-			if (type.equals(SOCKET_CONNECTION)) {
+			if (type.equals(SOCKET_WIRE)) {
 				switch (method) {
-					case "awaitInput":
+					case "awaitRequest":
 						return Activity.Kind.IDLE_CONNECTION;
-					case "fill", "fillHead", "readHead", "readBody", "readBodyAhead", "readAfterBuffered",
-							"lingerAndClose":
+					case "readRequest", "lingerAndClose":
 						return Activity.Kind.CLIENT_READ;
 					default:
 						break;
 				}
 			}
-			else if (type.equals(CONNECTION + "SocketWriter") && method.equals("transmit")) {
+			else if (type.equals("dev.ariadne.server.transport.SocketWriter") && method.equals("transmit")) {
 				return Activity.Kind.CLIENT_WRITE;
 			}
-			else if (type.equals(SOCKET_CONNECTION + "$SocketBody")) {
+			else if (type.equals(HTTP1_BODY)) {
+				// a handler's thread waiting for more of a body the client sends slowly
 				return Activity.Kind.CLIENT_READ;
 			}
 			else if (type.equals("dev.ariadne.server.eventloop.WriteQueue") && method.equals("awaitBelowHighWater")) {
 				return Activity.Kind.CLIENT_WRITE;
-			}
-			else if (type.equals("dev.ariadne.server.eventloop.ChannelBody") && method.equals("awaitInput")) {
-				// a handler's worker waiting for more of a body the client sends slowly
-				return Activity.Kind.CLIENT_READ;
 			}
 			else if (type.equals("dev.ariadne.server.virtual.VirtualThreadTransport$Permits")
 					|| type.equals("dev.ariadne.server.pool.WorkerPool")) {

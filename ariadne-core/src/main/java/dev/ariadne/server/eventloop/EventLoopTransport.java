@@ -16,7 +16,7 @@ import dev.ariadne.server.transport.AbstractTransport;
  * requests to the worker pool, so an idle keep-alive connection costs no thread and no buffer.
  * The acceptor spreads connections over the selector loops in turn.
  */
-public final class EventLoopTransport extends AbstractTransport<EventLoopConnection, WorkerPool> {
+public final class EventLoopTransport extends AbstractTransport<ChannelWire, WorkerPool> {
 
 	private static final int INPUT_BUFFER = 16 * 1024;
 
@@ -59,11 +59,11 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 	}
 
 	@Override
-	protected EventLoopConnection connect(SocketChannel channel) throws IOException {
+	protected ChannelWire connect(SocketChannel channel) throws IOException {
 		SelectorLoop loop = this.loops[this.next];
 		this.next = (this.next + 1) % this.loops.length;
 		channel.configureBlocking(false);
-		return new EventLoopConnection(loop, channel, this.context, this.entry);
+		return new ChannelWire(loop, channel, this.context, this.entry);
 	}
 
 	private RejectReason enter(TaskPool routePool, Runnable exchange) {
@@ -74,7 +74,7 @@ public final class EventLoopTransport extends AbstractTransport<EventLoopConnect
 	}
 
 	@Override
-	protected void serve(EventLoopConnection connection) {
+	protected void serve(ChannelWire connection) {
 		connection.loop().adopt(connection);
 	}
 

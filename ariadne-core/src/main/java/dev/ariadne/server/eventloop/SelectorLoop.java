@@ -60,17 +60,17 @@ final class SelectorLoop implements Runnable {
 	/** True while the loop is in, or about to enter, select(). */
 	private final AtomicBoolean selecting = new AtomicBoolean();
 
-	private final Set<EventLoopConnection> connections = new HashSet<>();
+	private final Set<ChannelWire> connections = new HashSet<>();
 
 	/** Connections whose deadline passed in the current tick (reused, this thread only). */
-	private final List<EventLoopConnection> due = new ArrayList<>();
+	private final List<ChannelWire> due = new ArrayList<>();
 
 	private final BufferPool buffers;
 
 	private final BufferBudget budget;
 
 	/** Connections that stopped reading because no input buffer fitted the budget, oldest first. */
-	private final ArrayDeque<EventLoopConnection> starved = new ArrayDeque<>();
+	private final ArrayDeque<ChannelWire> starved = new ArrayDeque<>();
 
 	/** Feeds the starved connections on this thread; handed to the budget, created once. */
 	private final Runnable feed = () -> execute(this::feedStarved);
@@ -136,7 +136,7 @@ final class SelectorLoop implements Runnable {
 	 * in its TCP window.
 	 * @param connection the connection
 	 */
-	void awaitBuffer(EventLoopConnection connection) {
+	void awaitBuffer(ChannelWire connection) {
 		boolean first = this.starved.isEmpty();
 		this.starved.addLast(connection);
 		if (first) {
@@ -146,7 +146,7 @@ final class SelectorLoop implements Runnable {
 
 	/** Gives released buffers to the connections waiting for one, oldest first. */
 	private void feedStarved() {
-		EventLoopConnection connection;
+		ChannelWire connection;
 		while ((connection = this.starved.peekFirst()) != null) {
 			if (!connection.resumeReading()) {
 				this.budget.whenReleased(this.buffers.bufferSize(), this.feed);
@@ -198,7 +198,7 @@ final class SelectorLoop implements Runnable {
 	}
 
 	/** Adopts a newly accepted connection. Any thread. */
-	void adopt(EventLoopConnection connection) {
+	void adopt(ChannelWire connection) {
 		execute(() -> {
 			if (!this.running) {
 				connection.close();
@@ -209,7 +209,7 @@ final class SelectorLoop implements Runnable {
 		});
 	}
 
-	void forget(EventLoopConnection connection) {
+	void forget(ChannelWire connection) {
 		this.connections.remove(connection);
 		if (!this.starved.isEmpty()) {
 			this.starved.remove(connection);
@@ -223,7 +223,7 @@ final class SelectorLoop implements Runnable {
 	}
 
 	private void closeIdleNow() {
-		for (EventLoopConnection connection : new ArrayList<>(this.connections)) {
+		for (ChannelWire connection : new ArrayList<>(this.connections)) {
 			if (connection.isIdle()) {
 				connection.close();
 			}
@@ -258,7 +258,7 @@ final class SelectorLoop implements Runnable {
 		}
 		finally {
 			runTasks();
-			for (EventLoopConnection connection : new ArrayList<>(this.connections)) {
+			for (ChannelWire connection : new ArrayList<>(this.connections)) {
 				connection.close();
 			}
 			try {
@@ -318,7 +318,7 @@ final class SelectorLoop implements Runnable {
 	}
 
 	private void onSelected(SelectionKey key) {
-		EventLoopConnection connection = (EventLoopConnection) key.attachment();
+		ChannelWire connection = (ChannelWire) key.attachment();
 		try {
 			connection.onSelected(key);
 		}
@@ -328,7 +328,7 @@ final class SelectorLoop implements Runnable {
 	}
 
 	/** A connection's callback failed: the connection is closed, and the loop goes on. */
-	private void failed(SelectionKey key, EventLoopConnection connection, Throwable failure) {
+	private void failed(SelectionKey key, ChannelWire connection, Throwable failure) {
 		if (failure instanceof Error) {
 			this.registry.fatalError();
 		}
@@ -381,12 +381,12 @@ final class SelectorLoop implements Runnable {
 		if (this.closeIdle) {
 			closeIdleNow();
 		}
-		for (EventLoopConnection connection : this.connections) {
+		for (ChannelWire connection : this.connections) {
 			if (connection.isDue(now)) {
 				this.due.add(connection);
 			}
 		}
-		for (EventLoopConnection connection : this.due) {
+		for (ChannelWire connection : this.due) {
 			connection.checkTimeout(now);
 		}
 		this.due.clear();

@@ -7,7 +7,6 @@ import java.util.function.BooleanSupplier;
 
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.PoolEntry;
-import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
@@ -15,13 +14,13 @@ import dev.ariadne.server.stats.RejectReason;
 /**
  * The transport of the models that serve each connection on a thread of its own, with
  * blocking reads and writes ({@code blocking}, {@code virtual-threads}): their connections are
- * {@link SocketConnection}s, a {@link Watchdog} enforces their idle and write timeouts, and a
+ * {@link SocketWire}s, a {@link Watchdog} enforces their idle and write timeouts, and a
  * request of a route pool runs there while the connection's thread waits for it (the thread
  * stays with its connection).
  *
  * @param <P> the model's own pool
  */
-public abstract class SocketTransport<P extends PoolStats> extends AbstractTransport<SocketConnection, P> {
+public abstract class SocketTransport<P extends PoolStats> extends AbstractTransport<SocketWire, P> {
 
 	private final BooleanSupplier releaseConnection = this::releaseConnection;
 
@@ -67,8 +66,8 @@ public abstract class SocketTransport<P extends PoolStats> extends AbstractTrans
 	}
 
 	@Override
-	protected final SocketConnection connect(SocketChannel channel) throws IOException {
-		return new SocketConnection(this.context, channel, entry(), this.releaseConnection, pinsWorker());
+	protected final SocketWire connect(SocketChannel channel) throws IOException {
+		return new SocketWire(this.context, channel, entry(), this.releaseConnection, pinsWorker());
 	}
 
 	/**

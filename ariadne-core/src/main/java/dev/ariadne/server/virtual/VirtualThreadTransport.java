@@ -8,12 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.connection.PoolEntry;
-import dev.ariadne.server.connection.SocketConnection;
 import dev.ariadne.server.internal.VirtualThreads;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.SocketTransport;
+import dev.ariadne.server.transport.SocketWire;
 
 /**
  * The {@code virtual-threads} model: one virtual thread per connection, from accept to close,
@@ -59,7 +59,7 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 	}
 
 	@Override
-	protected void serve(SocketConnection connection) {
+	protected void serve(SocketWire connection) {
 		this.virtualThreads.newThread(connection::serve).start();
 	}
 

@@ -1,4 +1,4 @@
-package dev.ariadne.server.connection;
+package dev.ariadne.server.transport;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,10 +7,11 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
+import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.internal.BufferBudget;
 
 /**
- * Blocking writes to the socket of a {@link SocketConnection}, watched for progress: a socket
+ * Blocking writes to the socket of a {@link SocketWire}, watched for progress: a socket
  * write has no timeout of its own, so the writer says since when the write in progress has
  * made none, and the watchdog closes a connection whose client stopped reading.
  *

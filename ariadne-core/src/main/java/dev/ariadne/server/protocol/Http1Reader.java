@@ -1,8 +1,7 @@
-package dev.ariadne.server.eventloop;
+package dev.ariadne.server.protocol;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 
 import dev.ariadne.http.ChunkedScanner;
 import dev.ariadne.http.HttpParseException;
@@ -12,29 +11,29 @@ import dev.ariadne.http.RequestSink;
 import dev.ariadne.server.ServerConfig;
 
 /**
- * The request an event-loop connection is reading: its input buffer, borrowed from the loop's
- * pool only while bytes are in it, its parser, and what the parser reported so far (the head
- * and when it arrived, the piece of body the parser just found, whether the message is
+ * The request an HTTP/1.1 connection is reading: its input buffer (the wire's, held only while
+ * bytes are in it where the wire pools buffers), its parser, and what the parser reported so far
+ * (the head and when it arrived, the piece of body the parser just found, whether the message is
  * complete). The parser stops at each complete head: the request is dispatched then, and its
- * body is parsed as its handler reads it ({@link ChannelBody}).
+ * body is parsed as its handler reads it ({@link Http1Body}).
  *
- * <p>Used by one thread at a time: the selector thread while the connection reads a head, or
+ * <p>Used by one thread at a time: the wire's own thread while the connection reads a head, or
  * the thread running the exchange (which reads the body and parses pipelined requests ahead);
- * the connection's hand-off between them orders the accesses. The input buffer is borrowed
- * and goes back to the pool on the selector thread only, since the pool is the loop's.
+ * the connection's hand-off between them orders the accesses. The input buffer is borrowed and
+ * goes back to the wire on the wire's own thread only.
  */
-final class RequestReader implements RequestSink {
+final class Http1Reader implements RequestSink {
 
 	private final RequestParser parser;
 
 	/** Follows a chunked body that is read before its request is dispatched. */
 	private final ChunkedScanner chunks;
 
-	private final SelectorLoop loop;
+	private final Wire wire;
 
 	private ByteBuffer in;
 
-	/** Whether the parser runs on a worker (between pipelined exchanges) rather than the selector. */
+	/** Whether the parser runs on the exchange's thread (between pipelined exchanges). */
 	private boolean onWorker;
 
 	private RequestHead head;
@@ -46,55 +45,46 @@ final class RequestReader implements RequestSink {
 
 	private boolean messageDone;
 
-	RequestReader(ServerConfig config, SelectorLoop loop) {
+	Http1Reader(ServerConfig config, Wire wire) {
 		this.parser = new RequestParser(config.limits(), this);
 		this.chunks = new ChunkedScanner(config.limits());
-		this.loop = loop;
+		this.wire = wire;
 	}
 
 	/**
-	 * Reads what the socket has into the input buffer, borrowing one if none is held; selector
-	 * thread.
-	 * @param channel the socket, or TLS over it
+	 * Reads into the input buffer, borrowing one if none is held; the wire's own thread, or
+	 * (waiting) the thread that owns the buffer.
+	 * @param until as {@link Wire#read}: 0 for what is there now
 	 * @return the bytes read, or -1 at the end of the stream; 0 as well when no buffer can be
 	 * borrowed within the memory budget ({@link #holdsBuffer()} tells)
 	 * @throws IOException if the read failed
 	 */
-	int fill(ReadableByteChannel channel) throws IOException {
+	int fill(long until) throws IOException {
 		if (!borrowBuffer()) {
 			return 0;
 		}
-		return fillHeld(channel);
+		return this.wire.read(this.in, until);
 	}
 
 	/**
-	 * Borrows an input buffer unless one is held; selector thread.
+	 * Reads into the buffer this reader holds; by the thread that owns it.
+	 * @param until as {@link Wire#read}
+	 * @return the bytes read, 0 when none, or -1 at the end of the stream
+	 * @throws IOException if the read failed
+	 */
+	int fillHeld(long until) throws IOException {
+		return this.wire.read(this.in, until);
+	}
+
+	/**
+	 * Borrows an input buffer unless one is held; the wire's own thread.
 	 * @return whether a buffer is held now; {@code false} when none fits the budget
 	 */
 	boolean borrowBuffer() {
 		if (this.in == null) {
-			this.in = this.loop.buffers().borrow();
+			this.in = this.wire.borrowInput();
 		}
 		return this.in != null;
-	}
-
-	/**
-	 * Reads what the socket has into the input buffer this reader holds, after what is left in
-	 * it; by the thread that owns the reader (the selector, or the exchange's thread reading a
-	 * body).
-	 * @param channel the socket, non-blocking, or TLS over it
-	 * @return the bytes read, or -1 at the end of the stream
-	 * @throws IOException if the read failed
-	 */
-	int fillHeld(ReadableByteChannel channel) throws IOException {
-		ByteBuffer in = this.in;
-		in.compact();
-		try {
-			return channel.read(in);
-		}
-		finally {
-			in.flip();
-		}
 	}
 
 	/**
@@ -113,15 +103,15 @@ final class RequestReader implements RequestSink {
 		return this.in != null && this.in.hasRemaining();
 	}
 
-	/** Gives the input buffer back to the loop's pool; selector thread. */
+	/** Gives the input buffer back to the wire; the wire's own thread. */
 	void releaseInput() {
 		if (this.in != null) {
-			this.loop.releaseBuffer(this.in);
+			this.wire.releaseInput(this.in);
 			this.in = null;
 		}
 	}
 
-	/** Gives the input buffer back once everything in it is parsed; selector thread. */
+	/** Gives the input buffer back once everything in it is parsed; the wire's own thread. */
 	void releaseEmptyBuffer() {
 		if (this.in != null && !this.in.hasRemaining()) {
 			releaseInput();
@@ -150,10 +140,7 @@ final class RequestReader implements RequestSink {
 	 * @throws HttpParseException if the request is malformed
 	 */
 	boolean readAhead() throws HttpParseException {
-		this.parser.reset();
-		this.head = null;
-		this.content = null;
-		this.messageDone = false;
+		next();
 		this.onWorker = true;
 		try {
 			return read();
@@ -161,6 +148,14 @@ final class RequestReader implements RequestSink {
 		finally {
 			this.onWorker = false;
 		}
+	}
+
+	/** Starts the next request: nothing of it is read yet. */
+	void next() {
+		this.parser.reset();
+		this.head = null;
+		this.content = null;
+		this.messageDone = false;
 	}
 
 	/**
@@ -239,6 +234,14 @@ final class RequestReader implements RequestSink {
 	}
 
 	/**
+	 * Returns the input buffer held, for the wire's reads of a body.
+	 * @return the buffer, or {@code null}
+	 */
+	ByteBuffer buffer() {
+		return this.in;
+	}
+
+	/**
 	 * Returns the head of the request being read.
 	 * @return the head, or {@code null} while it is incomplete
 	 */
@@ -247,7 +250,7 @@ final class RequestReader implements RequestSink {
 	}
 
 	/**
-	 * Returns when the head was complete: on the selector, when its bytes were there to read.
+	 * Returns when the head was complete: on the wire's thread, when its bytes were there to read.
 	 * @return the {@link System#nanoTime()}
 	 */
 	long headNanos() {
@@ -260,8 +263,9 @@ final class RequestReader implements RequestSink {
 	public boolean headComplete(RequestHead head) {
 		this.head = head;
 		this.chunks.reset();
-		this.headNanos = this.onWorker ? System.nanoTime() : this.loop.now();
-		// the request is dispatched now; its body is parsed as the handler reads it
+		this.headNanos = this.onWorker ? System.nanoTime() : this.wire.now();
+		// the request is dispatched now, or once its body is buffered; its body is parsed as
+		// the handler reads it
 		return true;
 	}
 

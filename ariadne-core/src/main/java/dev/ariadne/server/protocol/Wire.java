@@ -1,0 +1,184 @@
+package dev.ariadne.server.protocol;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+import dev.ariadne.server.connection.AsyncHost;
+import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.ConnectionOutput;
+import dev.ariadne.server.connection.PoolEntry;
+
+/**
+ * What a transport gives the protocol of one connection: its bytes in and out, its threads and
+ * its life cycle. The event loop's {@code ChannelWire} and the socket models' {@code SocketWire}
+ * implement it; a protocol ({@link Http1Protocol}) runs the same on either.
+ *
+ * <p><b>Threads.</b> Each wire has a thread of its own that reads the connection and calls the
+ * protocol back: a selector thread, or the connection's thread in the socket models. The
+ * protocol's reading-side callbacks ({@link Http1Protocol#onInput}, its timeouts) run there, and
+ * so does whatever the protocol hands back with {@link #execute}. The thread that runs an
+ * exchange (a worker, or the connection's thread itself) owns the input buffer and the output
+ * while it does, until it hands the connection back with {@link #execute}. Only the wire's own
+ * thread borrows and releases input buffers.
+ *
+ * <p>A wire is also the exchange's {@link AsyncHost}: how the model runs the tasks and the end
+ * of a suspended exchange.
+ */
+public interface Wire extends AsyncHost {
+
+	/**
+	 * Returns what the server's connections share.
+	 * @return the context
+	 */
+	ConnectionContext context();
+
+	/**
+	 * Returns the client's address.
+	 * @return the remote address
+	 */
+	InetSocketAddress remoteAddress();
+
+	/**
+	 * Returns the server's address of the connection.
+	 * @return the local address
+	 */
+	InetSocketAddress localAddress();
+
+	/**
+	 * Returns the time as the wire's own thread sees it, cheap to read there (the event loop
+	 * reads the clock once per pass); asked on that thread only.
+	 * @return the {@link System#nanoTime()}
+	 */
+	long now();
+
+	/**
+	 * Returns how the model reaches a pool with an exchange: run it on the calling thread, or
+	 * queue it on the pool.
+	 * @return the model's entry; it throws only unchecked exceptions
+	 */
+	PoolEntry<RuntimeException> entry();
+
+	/**
+	 * Asks, at each response, whether the model wants this connection released
+	 * ({@code Connection: close}) to free its worker: the blocking model's release threshold.
+	 * @return whether to release it
+	 */
+	boolean releaseConnection();
+
+	// ---- input
+
+	/**
+	 * Borrows an input buffer, empty, in read mode; the wire's own thread only.
+	 * @return the buffer, or {@code null} when none fits the buffer budget now
+	 */
+	ByteBuffer borrowInput();
+
+	/**
+	 * Gives an input buffer back; the wire's own thread only.
+	 * @param buffer the buffer, which the caller no longer touches
+	 */
+	void releaseInput(ByteBuffer buffer);
+
+	/**
+	 * Reads what the connection has into a buffer, after the bytes it holds unparsed: the
+	 * buffer is compacted, filled, and flipped back to read mode. By the thread that owns the
+	 * buffer.
+	 * @param in the input buffer, in read mode
+	 * @param until 0 to read only what is there now, never waiting; else the
+	 * {@link System#nanoTime()} until which to wait for bytes, never on the wire's own thread
+	 * in the event loop
+	 * @return the bytes read; 0 when there were none (now, or until then); -1 at the end of
+	 * the stream
+	 * @throws IOException if reading failed
+	 */
+	int read(ByteBuffer in, long until) throws IOException;
+
+	/**
+	 * Returns whether a thread that waits, blocked, for bytes of this connection's client holds a
+	 * worker (or a permit) while it does.
+	 * @param inExchange whether the wait is inside an exchange (a handler's read), rather than
+	 * on the wire's own thread for a non-blocking reader
+	 * @return whether the wait holds a worker
+	 */
+	boolean holdsWorker(boolean inExchange);
+
+	/**
+	 * Returns whether the wire's own thread is a worker of the default pool, held from accept to
+	 * close ({@code blocking}): then a head, or a body read before its dispatch, holds it too.
+	 * @return whether the connection pins a worker
+	 */
+	boolean pinsWorker();
+
+	/**
+	 * Returns the longest the client may keep a worker of the connection waiting now: the
+	 * low-resources stall timeout while a pool whose worker waits is starved.
+	 * @param pool the pool of the current exchange, or {@code null} before the first one
+	 * @param inExchange whether the wait is inside an exchange
+	 * @return the stall timeout in nanoseconds, {@link Long#MAX_VALUE} when none applies
+	 */
+	long stallNanos(String pool, boolean inExchange);
+
+	// ---- output
+
+	/**
+	 * Returns where the connection's output goes.
+	 * @return the transmitter
+	 */
+	ConnectionOutput.Transmitter transmitter();
+
+	/**
+	 * Returns whether bytes wait to be written, which the wire writes on its own thread.
+	 * @return whether writes are pending
+	 */
+	boolean hasPendingWrites();
+
+	// ---- threads and life cycle
+
+	/**
+	 * Runs a task on the wire's own thread, after what it does now; from any thread.
+	 * @param task the task
+	 */
+	void execute(Runnable task);
+
+	/**
+	 * The protocol reads the connection again after an exchange: the wire watches for input
+	 * (the event loop stops watching while a worker has the connection and the client sends
+	 * more); the wire's own thread.
+	 */
+	void readAgain();
+
+	/**
+	 * Counts the connection as idle (between two requests) or not.
+	 * @param idle whether idle
+	 */
+	void idle(boolean idle);
+
+	/**
+	 * An exchange ended on the thread that ran it, before the protocol flushes its output:
+	 * the wire writes what the exchange offered without waiting, and drops its stale tasks.
+	 */
+	void exchangeEnded();
+
+	/**
+	 * Sends what the output holds, then closes once it is written and the client had a moment
+	 * to read it (lingering while the client may still send); the wire's own thread.
+	 * @param out the output, which holds the last response
+	 * @param always whether to linger even when the client sends nothing more (an answer the
+	 * server chose), rather than only when its input is not used up
+	 */
+	void closeAfterAnswer(ConnectionOutput out, boolean always);
+
+	/**
+	 * The thread that ran an exchange failed in the server's own code (out of memory) and left
+	 * the connection, whose output is discarded: the wire counts it and closes the connection.
+	 * @param failure what was thrown
+	 */
+	void exchangeFailed(Throwable failure);
+
+	/**
+	 * Closes now.
+	 */
+	void close();
+
+}
