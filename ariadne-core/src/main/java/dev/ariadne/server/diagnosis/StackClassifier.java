@@ -19,8 +19,8 @@ final class StackClassifier {
 
 	private static final String[] SERVER_PACKAGES = { CONNECTION, "dev.ariadne.server.blocking.",
 			"dev.ariadne.server.eventloop.", "dev.ariadne.server.virtual.", "dev.ariadne.server.internal.",
-			"dev.ariadne.server.pool.", "dev.ariadne.server.transport.", "dev.ariadne.server.protocol.", "dev.ariadne.server.routing.",
-			"dev.ariadne.http.", "dev.ariadne.servlet." };
+			"dev.ariadne.server.pool.", "dev.ariadne.server.transport.", "dev.ariadne.server.protocol.",
+			"dev.ariadne.server.routing.", "dev.ariadne.http.", "dev.ariadne.servlet." };
 
 	/** What a worker waiting for a route pool's handler waits in. */
 	static final String ROUTE_POOL_FRAME = "CountDownLatch.await";

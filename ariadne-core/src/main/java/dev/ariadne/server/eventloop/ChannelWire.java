@@ -16,8 +16,8 @@ import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.protocol.Http1Phase;
 import dev.ariadne.server.protocol.Http1Protocol;
-import dev.ariadne.server.protocol.Http1Protocol.Phase;
 import dev.ariadne.server.protocol.Wire;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.Defence;
@@ -148,11 +148,11 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 			onWritable();
 		}
 		if ((ready & SelectionKey.OP_READ) != 0) {
-			Phase phase = this.protocol.phase();
-			if (phase == Phase.READING) {
+			Http1Phase phase = this.protocol.phase();
+			if (phase == Http1Phase.READING) {
 				onReadable();
 			}
-			else if (phase == Phase.CLOSING) {
+			else if (phase == Http1Phase.CLOSING) {
 				discardInput();
 			}
 			else if (this.readDemand != null) {
@@ -207,13 +207,13 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 
 	/** Reads again what TLS decrypted and the socket will not signal, while the protocol reads. */
 	private void readTlsBuffered() {
-		if (this.tls != null && this.protocol.phase() == Phase.READING && this.tls.hasBufferedInput()) {
+		if (this.tls != null && this.protocol.phase() == Http1Phase.READING && this.tls.hasBufferedInput()) {
 			this.loop.execute(this::readBuffered);
 		}
 	}
 
 	private void readBuffered() {
-		if (this.protocol.phase() == Phase.READING) {
+		if (this.protocol.phase() == Http1Phase.READING) {
 			onReadable();
 		}
 	}
@@ -231,7 +231,7 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 	 * @return whether the connection waits no more (it got a buffer, or reads nothing any more)
 	 */
 	boolean resumeReading() {
-		if (this.protocol.phase() != Phase.READING) {
+		if (this.protocol.phase() != Http1Phase.READING) {
 			return true;
 		}
 		if (!this.protocol.borrowInput()) {
@@ -467,7 +467,7 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 	}
 
 	private void watchInput(Runnable wake, long deadline) {
-		if (this.protocol.phase() == Phase.CLOSED) {
+		if (this.protocol.phase() == Http1Phase.CLOSED) {
 			wake.run();
 			return;
 		}
@@ -533,11 +533,11 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 			}
 			return;
 		}
-		Phase phase = this.protocol.phase();
-		if (phase == Phase.FLUSHING) {
+		Http1Phase phase = this.protocol.phase();
+		if (phase == Http1Phase.FLUSHING) {
 			flushed();
 		}
-		else if (phase == Phase.CLOSING) {
+		else if (phase == Http1Phase.CLOSING) {
 			startLinger();
 		}
 	}
@@ -606,7 +606,7 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 					writeCut(false);
 					close();
 				}
-				else if (this.protocol.phase() == Phase.CLOSING && now - this.lingerDeadline >= 0) {
+				else if (this.protocol.phase() == Http1Phase.CLOSING && now - this.lingerDeadline >= 0) {
 					close();
 				}
 			}
@@ -627,7 +627,7 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 	/** Closes now; selector thread. */
 	@Override
 	public void close() {
-		if (this.protocol.phase() == Phase.CLOSED) {
+		if (this.protocol.phase() == Http1Phase.CLOSED) {
 			return;
 		}
 		this.writes.close();

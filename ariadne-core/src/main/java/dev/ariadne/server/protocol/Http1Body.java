@@ -10,6 +10,7 @@ import dev.ariadne.http.RequestHead;
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.BodyClock;
 import dev.ariadne.server.connection.RequestBody;
+import dev.ariadne.server.stats.Defence;
 
 /**
  * The body of an HTTP/1.1 request as its handler reads it, the same in every model: parsed from
@@ -91,6 +92,31 @@ final class Http1Body extends RequestBody {
 	}
 
 	/**
+	 * Starts the wait of a non-blocking reader for more of the body.
+	 * @return when it ends by the body's limits
+	 */
+	long nonBlockingReadWait() {
+		return this.clock.startWait(System.nanoTime());
+	}
+
+	/**
+	 * A non-blocking reader's wait for more of the body ran out, by the wire's account: unless
+	 * bytes came meanwhile and it waits anew, the body fails and the reader is to be called
+	 * back. The wire's own thread.
+	 * @param now the time
+	 * @return the deadline of a new wait, or 0 when the body failed
+	 */
+	long nonBlockingReadExpired(long now) {
+		BodyClock.Expiry expiry = this.clock.expiry(now, Long.MAX_VALUE);
+		if (expiry == BodyClock.Expiry.NONE) {
+			return this.clock.waiting() ? this.clock.deadline() : Long.MAX_VALUE;
+		}
+		expired(expiry);
+		timeOut(expiry);
+		return 0;
+	}
+
+	/**
 	 * Reads, waiting, until a non-blocking read has something, keeping a failure for it: how a
 	 * wire whose own thread reads for a non-blocking reader does it.
 	 */
@@ -120,7 +146,7 @@ final class Http1Body extends RequestBody {
 		int read = this.reader.fillHeld(0);
 		if (read == 0 && wait) {
 			// what is due to the client (a 100 Continue) leaves before the wait
-			this.protocol.flush();
+			this.protocol.out().flush();
 			read = await();
 		}
 		if (read > 0) {
@@ -148,9 +174,9 @@ final class Http1Body extends RequestBody {
 				: Long.MAX_VALUE;
 		while (true) {
 			long now = System.nanoTime();
-			BodyClock.Expiry expiry = clock.expiry(now, this.protocol.stallNanos(inExchange));
+			BodyClock.Expiry expiry = clock.expiry(now, this.wire.stallNanos(this.protocol.workerPool(), inExchange));
 			if (expiry != BodyClock.Expiry.NONE) {
-				this.protocol.bodyExpired(expiry);
+				expired(expiry);
 				throw late(expiry);
 			}
 			int read = this.reader.fillHeld((poll < deadline - now) ? now + poll : deadline);
@@ -158,6 +184,14 @@ final class Http1Body extends RequestBody {
 				return read;
 			}
 		}
+	}
+
+	/**
+	 * Counts a body that kept the server waiting too long.
+	 * @param expiry what ended it
+	 */
+	void expired(BodyClock.Expiry expiry) {
+		this.wire.context().registry().defended(Defence.SLOW_BODY, expiry == BodyClock.Expiry.STALL);
 	}
 
 	/**

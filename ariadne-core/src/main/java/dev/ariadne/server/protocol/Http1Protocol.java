@@ -13,7 +13,6 @@ import dev.ariadne.server.connection.BodyClock;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
-import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.RequestEvent;
@@ -22,10 +21,10 @@ import dev.ariadne.server.stats.RequestEvent;
  * HTTP/1.1 on a connection, the same in every I/O model: heads parsed on the wire's own thread
  * as bytes arrive, the rest of a body that fits the input buffer read there too before the
  * request is dispatched (a body arriving slowly then holds a buffer, not a worker), each request
- * sent to its pool through the model's entry, pipelined requests of the same pool run by the
- * thread that ran the exchange before it, and the connection handed back to the wire's thread
- * once an exchange ends ({@link Wire#execute}); persistence, refusals and the timeouts of heads,
- * bodies and idle connections.
+ * sent to its pool through the model's entry; pipelined requests of the same pool run by the
+ * thread that ran the exchange before it ({@link Http1Exchanges}), and the connection handed
+ * back to the wire's thread once an exchange ends ({@link Wire#execute}); persistence, refusals,
+ * and the timeouts of heads, bodies and idle connections ({@link Http1Deadlines}).
  *
  * <p>Thread ownership: the wire's own thread (a selector, or the connection's thread) calls
  * {@link #onInput}, {@link #checkTimeout} and the rest of the reading side; once a head is
@@ -35,75 +34,27 @@ import dev.ariadne.server.stats.RequestEvent;
  */
 public final class Http1Protocol {
 
-	/** Most pipelined requests one worker runs in a row before handing the connection back. */
-	private static final int MAX_INLINE = 64;
-
-	/** Where the connection is in its life. */
-	public enum Phase {
-
-		/** Reading a request (or waiting for one, when idle). */
-		READING,
-
-		/** A worker runs the exchange; reading is paused. */
-		DISPATCHED,
-
-		/** The exchange is over; the rest of its response is being written. */
-		FLUSHING,
-
-		/**
-		 * The last response (an error, or one after which the connection closes) is being
-		 * written, then input is discarded until the client closes or the linger time is over.
-		 */
-		CLOSING,
-
-		/** Closed. */
-		CLOSED
-
-	}
-
 	private final Wire wire;
 
 	private final ConnectionContext context;
-
-	private final ServerConfig config;
 
 	private final ConnectionOutput out;
 
 	private final Http1Reader reader;
 
-	private final BodyClock clock;
+	private final Http1Deadlines deadlines;
 
 	private final Http1Body body;
 
 	private final HttpExchange exchange;
 
-	/** The pool whose worker runs (or last ran) the connection's exchange; any thread reads it. */
-	private volatile String workerPool;
-
-	/** Whether a thread runs the current exchange's handler. */
-	private volatile boolean inExchange;
-
-	/**
-	 * How long the connection waited for a worker before its first request ({@code blocking}),
-	 * counted with that request's wait.
-	 */
-	private long connectionWait;
+	private final Http1Exchanges exchanges;
 
 	// ---- the wire's own thread only
 
-	private Phase phase = Phase.READING;
-
-	private boolean idle;
-
-	private long deadline;
+	private Http1Phase phase = Http1Phase.READING;
 
 	private boolean keepAfterExchange;
-
-	/**
-	 * Whether the request whose head was read waits for the rest of its body on the wire's
-	 * thread, before it is dispatched.
-	 */
-	private boolean bodyPending;
 
 	/** A pipelined request the worker found malformed, answered once the connection is back. */
 	private HttpParseException invalidNext;
@@ -118,13 +69,15 @@ public final class Http1Protocol {
 	public Http1Protocol(Wire wire) {
 		this.wire = wire;
 		this.context = wire.context();
-		this.config = this.context.config();
+		ServerConfig config = this.context.config();
 		this.out = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
-		this.reader = new Http1Reader(this.config, wire);
-		this.clock = new BodyClock(this.config);
-		this.body = new Http1Body(this, wire, this.reader, this.clock);
+		this.reader = new Http1Reader(config, wire);
+		BodyClock clock = new BodyClock(config);
+		this.deadlines = new Http1Deadlines(wire, config, clock);
+		this.body = new Http1Body(this, wire, this.reader, clock);
 		this.exchange = new HttpExchange(this.context, this.out, wire.remoteAddress(), wire.localAddress(),
 				wire::releaseConnection, wire);
+		this.exchanges = new Http1Exchanges(this, wire, this.reader, this.body, this.exchange, this.out);
 	}
 
 	// ---- what the wire asks
@@ -133,7 +86,7 @@ public final class Http1Protocol {
 	 * Returns where the connection is.
 	 * @return the phase
 	 */
-	public Phase phase() {
+	public Http1Phase phase() {
 		return this.phase;
 	}
 
@@ -158,24 +111,7 @@ public final class Http1Protocol {
 	 * @return whether idle
 	 */
 	public boolean isIdle() {
-		return this.idle;
-	}
-
-	/**
-	 * Returns whether nothing of a request is read and none is under way: the connection waits
-	 * for the first byte of its next request.
-	 * @return whether the reader waits for a request
-	 */
-	public boolean awaitingRequest() {
-		return this.phase == Phase.READING && this.reader.isIdle();
-	}
-
-	/**
-	 * Returns whether the connection waits on the wire's thread for the rest of a body.
-	 * @return whether a body is read before its dispatch
-	 */
-	public boolean bodyPending() {
-		return this.bodyPending;
+		return this.deadlines.isIdle();
 	}
 
 	/**
@@ -184,7 +120,7 @@ public final class Http1Protocol {
 	 * @return the {@link System#nanoTime()} of the deadline
 	 */
 	public long readDeadline() {
-		return this.bodyPending ? this.clock.deadline() : this.deadline;
+		return this.deadlines.readDeadline();
 	}
 
 	/**
@@ -192,7 +128,7 @@ public final class Http1Protocol {
 	 * @return whether inside an exchange
 	 */
 	public boolean inExchange() {
-		return this.inExchange;
+		return this.exchanges.inExchange();
 	}
 
 	/**
@@ -203,14 +139,6 @@ public final class Http1Protocol {
 		return this.reader.holdsBuffer();
 	}
 
-	/**
-	 * Returns whether unparsed input is buffered.
-	 * @return whether input waits in the buffer
-	 */
-	public boolean hasInput() {
-		return this.reader.hasInput();
-	}
-
 	// ---- the reading side (the wire's own thread)
 
 	/**
@@ -218,8 +146,7 @@ public final class Http1Protocol {
 	 * @param deadline the {@link System#nanoTime()} by which the first request must begin
 	 */
 	public void start(long deadline) {
-		setIdle(true);
-		this.deadline = deadline;
+		this.deadlines.start(deadline);
 	}
 
 	/**
@@ -228,7 +155,7 @@ public final class Http1Protocol {
 	 * @param nanos the time waited
 	 */
 	public void waitedForWorker(long nanos) {
-		this.connectionWait = nanos;
+		this.exchanges.waitedForWorker(nanos);
 	}
 
 	/**
@@ -236,7 +163,7 @@ public final class Http1Protocol {
 	 * @param session the connection's TLS session
 	 */
 	public void handshaken(SSLSession session) {
-		this.deadline = this.wire.now() + this.config.headerTimeout().toNanos();
+		this.deadlines.awaitHead();
 		this.exchange.tlsSession(session);
 	}
 
@@ -259,9 +186,7 @@ public final class Http1Protocol {
 		if (!this.reader.borrowBuffer()) {
 			return false;
 		}
-		if (this.bodyPending) {
-			this.clock.startWait(this.wire.now());
-		}
+		this.deadlines.bufferBorrowed();
 		return true;
 	}
 
@@ -270,19 +195,12 @@ public final class Http1Protocol {
 	 * server does not ask for its bytes.
 	 */
 	public void awaitingInputBuffer() {
-		if (this.bodyPending) {
-			this.clock.endWait(this.wire.now(), 0);
-		}
+		this.deadlines.awaitingBuffer();
 	}
 
 	/** Gives the input buffer back once everything in it is parsed. */
 	public void releaseEmptyInput() {
 		this.reader.releaseEmptyBuffer();
-	}
-
-	/** Gives the input buffer back. */
-	public void releaseInput() {
-		this.reader.releaseInput();
 	}
 
 	/**
@@ -291,26 +209,20 @@ public final class Http1Protocol {
 	 * @param read how many, more than 0
 	 */
 	public void onInput(int read) {
-		if (this.idle) {
-			setIdle(false);
-			this.deadline = this.wire.now() + this.config.headerTimeout().toNanos();
-		}
-		else if (this.bodyPending) {
-			this.clock.endWait(this.wire.now(), read);
-		}
+		this.deadlines.input(read);
 		processInput();
 	}
 
 	/** The client sent plaintext HTTP to a TLS port: 400, saying so, then close. */
 	public void plaintextOnTls() {
-		setIdle(false);
+		this.deadlines.active();
 		refuse(Status.BAD_REQUEST_400, Answers.TLS_REQUIRED, RequestEvent.INVALID);
 	}
 
 	/** Parses what is buffered; dispatches a complete request. */
 	private void processInput() {
 		try {
-			if (this.bodyPending || this.reader.read()) {
+			if (this.deadlines.bodyAhead() || this.reader.read()) {
 				headRead();
 				return;
 			}
@@ -320,7 +232,7 @@ public final class Http1Protocol {
 			return;
 		}
 		this.reader.releaseEmptyBuffer();
-		if (this.reader.isIdle() && !this.idle) {
+		if (this.reader.isIdle() && !this.deadlines.isIdle()) {
 			goIdle();
 		}
 	}
@@ -330,8 +242,7 @@ public final class Http1Protocol {
 			this.wire.close();
 			return;
 		}
-		setIdle(true);
-		this.deadline = this.wire.now() + this.config.keepAliveTimeout().toNanos();
+		this.deadlines.awaitRequest();
 	}
 
 	/**
@@ -342,116 +253,36 @@ public final class Http1Protocol {
 	 */
 	private void headRead() {
 		RequestHead head = this.reader.head();
-		if (!this.bodyPending) {
+		boolean ahead = this.deadlines.bodyAhead();
+		if (!ahead) {
 			this.body.start(head);
 		}
-		long now = this.wire.now();
 		if (head.hasBody() && !head.expectContinue() && !this.reader.bodyBuffered() && !this.reader.bufferFull()) {
-			if (!this.bodyPending) {
-				this.bodyPending = true;
-				if (this.routed == null) {
-					// routed once, here: a refusal of the body names the route
-					this.routed = this.exchange.route(head);
-				}
+			if (!ahead && this.routed == null) {
+				// routed once, here: a refusal of the body names the route
+				this.routed = this.exchange.route(head);
 			}
-			this.clock.startWait(now);
+			this.deadlines.awaitBody();
 			this.reader.releaseEmptyBuffer();
 			return;
 		}
-		if (this.bodyPending) {
-			this.bodyPending = false;
-			this.clock.endWait(now, 0);
-		}
+		this.deadlines.bodyRead();
 		dispatch();
 	}
 
 	/** Sends the complete request to its pool. */
 	private void dispatch() {
-		this.phase = Phase.DISPATCHED;
+		this.phase = Http1Phase.DISPATCHED;
 		RequestHead head = this.reader.head();
 		long start = this.reader.headNanos();
 		long dispatched = this.wire.now();
 		// routed once: here, or on the worker that parsed it ahead and left it for its own pool
 		RouteMatch match = (this.routed != null) ? this.routed : this.exchange.route(head);
 		this.routed = null;
-		this.workerPool = match.pool();
 		if (!this.exchange.dispatch(head, match, this.wire.entry(),
-				() -> runExchanges(head, start, dispatched, match))) {
+				this.exchanges.dispatched(head, start, dispatched, match))) {
 			closeAfterAnswer();
 		}
-	}
-
-	/**
-	 * Runs on a worker of the request's pool: the exchange, then, while the connection stays
-	 * open, the pipelined requests already buffered that belong to the same pool, so their
-	 * responses leave in one write and the connection does not go back and forth to the wire's
-	 * thread per request. Reads nothing from the connection but the bodies: the buffered input
-	 * and the parser belong to this thread until it hands the connection back.
-	 */
-	private void runExchanges(RequestHead head, long start, long dispatched, RouteMatch match) {
-		try {
-			long waited = this.connectionWait + (System.nanoTime() - dispatched);
-			this.connectionWait = 0;
-			boolean keep = run(head, start, waited, match);
-			goOn(keep, match.pool());
-		}
-		catch (Throwable ex) {
-			// an Error in the server's own code (out of memory): the connection must not stay
-			// dispatched for ever; the wire closes it
-			discardOutput();
-			this.wire.exchangeFailed(ex);
-		}
-	}
-
-	private boolean run(RequestHead head, long start, long queueWaitNanos, RouteMatch match) {
-		this.inExchange = true;
-		try {
-			return this.exchange.run(head, this.body, start, queueWaitNanos, match);
-		}
-		finally {
-			this.inExchange = false;
-		}
-	}
-
-	/**
-	 * After an exchange, on the thread that ran or ended it: unless it is suspended, the
-	 * pipelined requests of the same pool, then the hand-back to the wire's thread.
-	 * @param kept whether the connection may carry another request
-	 * @param pool the pool of the exchange
-	 */
-	public void goOn(boolean kept, String pool) {
-		if (this.exchange.suspended()) {
-			suspended();
-			return;
-		}
-		boolean keep = kept;
-		HttpParseException invalid = null;
-		for (int inline = 0; keep; inline++) {
-			try {
-				if (!this.reader.readAhead()) {
-					break;
-				}
-			}
-			catch (HttpParseException ex) {
-				invalid = ex;
-				break;
-			}
-			RequestHead head = this.reader.head();
-			RouteMatch next = this.exchange.route(head);
-			if (inline == MAX_INLINE || !next.pool().equals(pool)
-					|| head.hasBody() && !head.expectContinue() && !this.reader.bodyBuffered()) {
-				// the wire's thread dispatches it to its own pool, or reads the rest of its body first
-				this.routed = next;
-				break;
-			}
-			this.body.start(head);
-			keep = run(head, this.reader.headNanos(), 0, next);
-			if (this.exchange.suspended()) {
-				suspended();
-				return;
-			}
-		}
-		complete(keep, invalid);
 	}
 
 	/**
@@ -459,52 +290,33 @@ public final class Http1Protocol {
 	 * @param pool the pool of the exchange
 	 */
 	public void endSuspended(String pool) {
-		goOn(this.exchange.endSuspended(), pool);
+		this.exchanges.goOn(this.exchange.endSuspended(), pool);
 	}
 
 	/**
-	 * The handler suspended the exchange and returned: the worker goes back to its pool, and
-	 * the connection stays with the exchange (no read timeout) until it ends. An input buffer
-	 * that nothing reads any more goes back to the wire meanwhile; the end comes through the
-	 * wire ({@link Wire#resume}), after that.
+	 * The exchange's thread parsed the next request ahead and leaves it to the wire's thread:
+	 * for its own pool, or for the rest of its body. Ordered before the wire's thread reads it
+	 * by the hand-back.
+	 * @param match the request's route, dispatched once
 	 */
-	private void suspended() {
-		if (this.body.finished() && !this.reader.hasInput()) {
-			this.wire.execute(this.reader::releaseEmptyBuffer);
-		}
+	void readAhead(RouteMatch match) {
+		this.routed = match;
 	}
 
 	/**
-	 * Ends a turn with the connection: flushes the responses, gives the output buffer back and
-	 * hands the connection back to the wire's thread. On the thread that ran the exchange.
+	 * The exchange's thread handed the connection back; the wire's own thread.
 	 * @param keep whether the connection carries another request
-	 * @param invalid a pipelined request found malformed, answered once the connection is back
+	 * @param invalid a pipelined request found malformed, to answer now
 	 */
-	private void complete(boolean keep, HttpParseException invalid) {
-		boolean keepAlive = keep;
-		this.wire.exchangeEnded();
-		try {
-			this.out.flush();
-		}
-		catch (IOException ex) {
-			keepAlive = false;
-			this.out.discard();
-		}
-		this.out.release();
-		boolean kept = keepAlive;
-		this.wire.execute(() -> afterExchange(kept, invalid));
-	}
-
-	/** The exchange's thread handed the connection back; the wire's own thread. */
-	private void afterExchange(boolean keep, HttpParseException invalid) {
-		if (this.phase == Phase.CLOSED) {
+	void afterExchange(boolean keep, HttpParseException invalid) {
+		if (this.phase == Http1Phase.CLOSED) {
 			// close() left the input buffer alone while the exchange used it
 			this.reader.releaseInput();
 			return;
 		}
 		this.keepAfterExchange = keep;
 		this.invalidNext = invalid;
-		this.phase = Phase.FLUSHING;
+		this.phase = Http1Phase.FLUSHING;
 		if (!this.wire.hasPendingWrites()) {
 			flushed();
 		}
@@ -518,13 +330,13 @@ public final class Http1Protocol {
 		if (!this.keepAfterExchange) {
 			// the client may still be sending (pipelined requests): closing with unread input
 			// resets the connection, which can destroy the response before the client reads it
-			this.phase = Phase.CLOSING;
+			this.phase = Http1Phase.CLOSING;
 			this.wire.closeAfterAnswer(this.out, false);
 			this.reader.releaseInput();
 			return;
 		}
 		// the worker has already started the next request and parsed what was buffered of it
-		this.phase = Phase.READING;
+		this.phase = Http1Phase.READING;
 		this.wire.readAgain();
 		if (this.invalidNext != null) {
 			HttpParseException invalid = this.invalidNext;
@@ -540,7 +352,7 @@ public final class Http1Protocol {
 				goIdle();
 			}
 			else {
-				this.deadline = this.wire.now() + this.config.headerTimeout().toNanos();
+				this.deadlines.awaitHead();
 			}
 		}
 	}
@@ -553,7 +365,7 @@ public final class Http1Protocol {
 
 	/** Sends the answer in the output, then closes once it is written and the client read it. */
 	private void closeAfterAnswer() {
-		this.phase = Phase.CLOSING;
+		this.phase = Http1Phase.CLOSING;
 		this.wire.closeAfterAnswer(this.out, true);
 	}
 
@@ -566,8 +378,7 @@ public final class Http1Protocol {
 	 * @return whether a deadline passed
 	 */
 	public boolean isDue(long now) {
-		return this.bodyPending ? this.clock.waiting() && now - this.clock.deadline() >= 0
-				: now - this.deadline >= 0;
+		return this.deadlines.isDue(now);
 	}
 
 	/**
@@ -578,64 +389,35 @@ public final class Http1Protocol {
 	 * @param now the time
 	 */
 	public void checkTimeout(long now) {
-		if (this.phase != Phase.READING) {
+		if (this.phase != Http1Phase.READING) {
 			return;
 		}
-		if (this.bodyPending) {
-			// a body read before its dispatch holds a worker only where the wire's thread is one
-			long stall = this.wire.pinsWorker() ? this.wire.stallNanos(Route.DEFAULT_POOL, false) : Long.MAX_VALUE;
-			BodyClock.Expiry expiry = this.clock.expiry(now, stall);
+		if (this.deadlines.bodyAhead()) {
+			BodyClock.Expiry expiry = this.deadlines.bodyExpiry(now);
 			if (expiry != BodyClock.Expiry.NONE) {
-				bodyExpired(expiry);
+				this.body.expired(expiry);
 				refuse(Status.REQUEST_TIMEOUT_408, Answers.lateBody(expiry).reason(), this.routed.route());
 			}
 			return;
 		}
-		if (now - this.deadline >= 0) {
-			if (this.idle || this.reader.isIdle()) {
-				this.wire.close();
-			}
-			else {
-				this.context.registry().defended(Defence.SLOW_HEAD, false);
-				refuse(Status.REQUEST_TIMEOUT_408, Answers.HEAD_TIMEOUT, RequestEvent.INVALID);
-			}
-			return;
+		Http1Deadlines.Due due = this.deadlines.due(now, this.reader.isIdle());
+		if (due == Http1Deadlines.Due.CLOSE) {
+			this.wire.close();
 		}
-		if (!this.idle && !this.reader.isIdle() && this.wire.pinsWorker()) {
-			long begun = this.deadline - this.config.headerTimeout().toNanos();
-			if (now - begun >= this.wire.stallNanos(Route.DEFAULT_POOL, false)) {
-				this.context.registry().defended(Defence.SLOW_HEAD, true);
-				refuse(Status.REQUEST_TIMEOUT_408, Answers.STALLED, RequestEvent.INVALID);
-			}
+		else if (due != Http1Deadlines.Due.NONE) {
+			this.context.registry().defended(Defence.SLOW_HEAD, due.lowResources());
+			refuse(Status.REQUEST_TIMEOUT_408, due.reason(), RequestEvent.INVALID);
 		}
 	}
 
 	// ---- slow clients (any thread)
 
 	/**
-	 * Returns the longest the client may keep the exchange's worker waiting now.
-	 * @param inExchange whether the wait is inside the exchange
-	 * @return the stall timeout while a pool whose worker waits is starved, else
-	 * {@link Long#MAX_VALUE}
-	 */
-	long stallNanos(boolean inExchange) {
-		return this.wire.stallNanos(this.workerPool, inExchange);
-	}
-
-	/**
 	 * Returns the pool whose worker runs, or last ran, the connection's exchange.
 	 * @return the pool's name, or {@code null} before the first exchange
 	 */
 	public String workerPool() {
-		return this.workerPool;
-	}
-
-	/**
-	 * Counts a body that kept the server waiting too long.
-	 * @param expiry what ended it
-	 */
-	void bodyExpired(BodyClock.Expiry expiry) {
-		this.context.registry().defended(Defence.SLOW_BODY, expiry == BodyClock.Expiry.STALL);
+		return this.exchanges.workerPool();
 	}
 
 	/**
@@ -646,13 +428,7 @@ public final class Http1Protocol {
 	 * @return the deadline of a new wait, or 0 when the body failed
 	 */
 	public long nonBlockingReadExpired(long now) {
-		BodyClock.Expiry expiry = this.clock.expiry(now, Long.MAX_VALUE);
-		if (expiry == BodyClock.Expiry.NONE) {
-			return this.clock.waiting() ? this.clock.deadline() : Long.MAX_VALUE;
-		}
-		bodyExpired(expiry);
-		this.body.timeOut(expiry);
-		return 0;
+		return this.body.nonBlockingReadExpired(now);
 	}
 
 	/**
@@ -660,7 +436,7 @@ public final class Http1Protocol {
 	 * @return when it ends by the body's limits
 	 */
 	public long nonBlockingReadWait() {
-		return this.clock.startWait(System.nanoTime());
+		return this.body.nonBlockingReadWait();
 	}
 
 	/**
@@ -671,19 +447,7 @@ public final class Http1Protocol {
 		this.body.fetch();
 	}
 
-	/** Flushes the output, before a wait for the client; the thread that owns it. */
-	void flush() throws IOException {
-		this.out.flush();
-	}
-
 	// ---- life cycle (the wire's own thread)
-
-	private void setIdle(boolean idle) {
-		if (this.idle != idle) {
-			this.idle = idle;
-			this.wire.idle(idle);
-		}
-	}
 
 	/**
 	 * The wire closed the connection: a suspended exchange is told; a buffer nobody uses goes
@@ -691,12 +455,12 @@ public final class Http1Protocol {
 	 * @return whether an exchange had the connection when it closed
 	 */
 	public boolean closed() {
-		if (this.phase == Phase.CLOSED) {
+		if (this.phase == Http1Phase.CLOSED) {
 			return false;
 		}
-		boolean dispatched = this.phase == Phase.DISPATCHED;
-		this.phase = Phase.CLOSED;
-		setIdle(false);
+		boolean dispatched = this.phase == Http1Phase.DISPATCHED;
+		this.phase = Http1Phase.CLOSED;
+		this.deadlines.active();
 		if (dispatched) {
 			// a suspended exchange learns it here; its worker (or its end) releases the input
 			this.exchange.connectionClosed(false);
@@ -720,8 +484,7 @@ public final class Http1Protocol {
 	/** Gives up a suspended exchange whose end cannot run: the wire closes the connection. */
 	public void abandonSuspended() {
 		this.exchange.abandonSuspended();
-		this.out.discard();
-		this.out.release();
+		discardOutput();
 		this.reader.releaseInput();
 	}
 

@@ -25,7 +25,6 @@ import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.protocol.Http1Protocol;
-import dev.ariadne.server.protocol.Http1Protocol.Phase;
 import dev.ariadne.server.protocol.Wire;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.Defence;
