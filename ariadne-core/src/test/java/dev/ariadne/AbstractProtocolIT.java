@@ -162,6 +162,16 @@ public abstract class AbstractProtocolIT {
 	}
 
 	@Test
+	void answersAPipelinedRequestBeforeRefusingTheMalformedOneAfterIt() throws IOException {
+		// the socket models used to drop the first response, still buffered, with the 400
+		RawClient client = connect();
+		client.send(get("/hello") + "NOT HTTP\r\n\r\n");
+		assertOk(client.read(), ConformanceRoutes.HELLO);
+		assertRefused(client.read(), "HTTP/1.1 400 Bad Request");
+		client.expectClosed();
+	}
+
+	@Test
 	void answersRequestSentOneByteAtATime() throws IOException {
 		RawClient client = connect();
 		for (byte b : get("/echo-id/slowly?tag=x").getBytes(StandardCharsets.US_ASCII)) {
