@@ -13,13 +13,13 @@ final class StackClassifier {
 
 	private static final String CONNECTION = "dev.ariadne.server.connection.";
 
-	private static final String SOCKET_WIRE = "dev.ariadne.server.transport.SocketWire";
+	private static final String TRANSPORT = "dev.ariadne.server.transport.";
 
 	private static final String HTTP1_BODY = "dev.ariadne.server.protocol.Http1Body";
 
 	private static final String[] SERVER_PACKAGES = { CONNECTION, "dev.ariadne.server.blocking.",
 			"dev.ariadne.server.eventloop.", "dev.ariadne.server.virtual.", "dev.ariadne.server.internal.",
-			"dev.ariadne.server.pool.", "dev.ariadne.server.transport.", "dev.ariadne.server.protocol.",
+			"dev.ariadne.server.pool.", TRANSPORT, "dev.ariadne.server.protocol.",
 			"dev.ariadne.server.routing.", "dev.ariadne.http.", "dev.ariadne.servlet." };
 
 	/** What a worker waiting for a route pool's handler waits in. */
@@ -89,17 +89,20 @@ final class StackClassifier {
 			StackTraceElement frame = stack[i];
 			String type = frame.getClassName();
 			String method = frame.getMethodName();
-			if (type.equals(SOCKET_WIRE)) {
+			if (type.equals(TRANSPORT + "SocketLoop")) {
 				switch (method) {
 					case "awaitRequest":
 						return Activity.Kind.IDLE_CONNECTION;
-					case "readRequest", "lingerAndClose":
+					case "readRequest":
 						return Activity.Kind.CLIENT_READ;
 					default:
 						break;
 				}
 			}
-			else if (type.equals("dev.ariadne.server.transport.SocketWriter") && method.equals("transmit")) {
+			else if (type.equals(TRANSPORT + "SocketInput") && method.equals("linger")) {
+				return Activity.Kind.CLIENT_READ;
+			}
+			else if (type.equals(TRANSPORT + "SocketWriter") && method.equals("transmit")) {
 				return Activity.Kind.CLIENT_WRITE;
 			}
 			else if (type.equals(HTTP1_BODY)) {
@@ -114,7 +117,7 @@ final class StackClassifier {
 				// waiting for a permit, or a worker parked between tasks
 				return Activity.Kind.NOT_BUSY;
 			}
-			else if (type.equals("dev.ariadne.server.transport.SocketTransport$PoolCall") && method.equals("await")) {
+			else if (type.equals(TRANSPORT + "SocketTransport$PoolCall") && method.equals("await")) {
 				return Activity.Kind.WAITING;
 			}
 		}

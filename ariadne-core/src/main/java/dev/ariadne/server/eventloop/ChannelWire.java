@@ -8,19 +8,16 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.locks.LockSupport;
 
 import dev.ariadne.server.connection.Answers;
+import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.TrackedConnection;
-import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.protocol.Http1Phase;
 import dev.ariadne.server.protocol.Http1Protocol;
 import dev.ariadne.server.protocol.Wire;
-import dev.ariadne.server.routing.Route;
-import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.tls.PlaintextRequestException;
 import dev.ariadne.server.tls.TlsChannel;
 
@@ -42,7 +39,7 @@ import dev.ariadne.server.tls.TlsChannel;
  * connection only watches for writability while handshake or close_notify bytes wait, and
  * reads again when the channel holds input the socket will not signal.
  */
-final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
+final class ChannelWire implements Wire, TrackedConnection {
 
 	private static final Logger logger = System.getLogger(ChannelWire.class.getName());
 
@@ -66,16 +63,13 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 
 	private final InetSocketAddress local;
 
-	private final long writeTimeoutNanos;
+	private final WriteStalls stalls;
 
 	private final Http1Protocol protocol;
 
-	/** Signals the worker waiting for input; created once, handed to the selector per wait. */
-	private final Runnable wake = this::wake;
+	private final ChannelHost host;
 
-	private volatile Thread waiting;
-
-	private volatile boolean signalled;
+	private final InputDemand demand;
 
 	// ---- selector thread only
 
@@ -83,15 +77,6 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 
 	/** When a closing connection stops lingering. */
 	private long lingerDeadline;
-
-	/** What to tell once input arrives, for a worker waiting for more of a body; or {@code null}. */
-	private Runnable readDemand;
-
-	/**
-	 * When a non-blocking reader of a body gives up waiting for more, by the body's clock; 0 when
-	 * the waiting thread keeps its own time.
-	 */
-	private long demandDeadline;
 
 	ChannelWire(SelectorLoop loop, SocketChannel channel, ConnectionContext context, PoolEntry<RuntimeException> entry)
 			throws IOException {
@@ -101,17 +86,29 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 		this.entry = entry;
 		this.tls = (context.tls() != null) ? context.tls().channel(channel, this::handshaken) : null;
 		this.io = (this.tls != null) ? this.tls : channel;
-		this.writeTimeoutNanos = context.config().keepAliveTimeout().toNanos();
+		this.stalls = new WriteStalls(context, () -> protocol().workerPool());
 		this.writes = new WriteQueue(this.io, loop, this::watchWritable, context.config().keepAliveTimeout(),
-				context.budget(), this);
+				context.budget(), this.stalls);
 		this.remote = (InetSocketAddress) channel.getRemoteAddress();
 		this.local = (InetSocketAddress) channel.getLocalAddress();
+		this.host = new ChannelHost(this, loop, entry, this.writes);
 		this.protocol = new Http1Protocol(this);
+		this.demand = new InputDemand(loop, this.io, this::watchReadable, this.protocol);
 	}
 
 	/** Returns the selector loop that owns this connection. */
 	SelectorLoop loop() {
 		return this.loop;
+	}
+
+	/** Returns the connection's protocol. */
+	Http1Protocol protocol() {
+		return this.protocol;
+	}
+
+	/** Returns the wait for input of the thread that reads the body of a dispatched request. */
+	InputDemand demand() {
+		return this.demand;
 	}
 
 	/** Registers with the loop's selector; selector thread. */
@@ -155,15 +152,10 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 			else if (phase == Http1Phase.CLOSING) {
 				discardInput();
 			}
-			else if (this.readDemand != null) {
-				// the worker reading a body waits for this: it reads the bytes itself
-				Runnable demand = this.readDemand;
-				this.readDemand = null;
-				demand.run();
-			}
-			else {
+			else if (!this.demand.fire()) {
+				// no thread reading a body waits for this (one that does reads the bytes itself):
 				// the client sent more while a worker has the connection (pipelining, or a body
-				// nobody reads yet): stop watching until the protocol reads again or a demand.
+				// nobody reads yet). Stop watching until the protocol reads again or a demand.
 				// Read interest is dropped only here, lazily, so the usual request-response turn
 				// changes no interest at all (no epoll_ctl)
 				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
@@ -249,6 +241,11 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 	}
 
 	@Override
+	public AsyncHost host() {
+		return this.host;
+	}
+
+	@Override
 	public InetSocketAddress remoteAddress() {
 		return this.remote;
 	}
@@ -270,11 +267,6 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 	}
 
 	@Override
-	public boolean releaseConnection() {
-		return false;
-	}
-
-	@Override
 	public ByteBuffer borrowInput() {
 		return this.loop.buffers().borrow();
 	}
@@ -286,71 +278,13 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 
 	@Override
 	public int read(ByteBuffer in, long until) throws IOException {
-		while (true) {
-			int read = readHeld(in);
-			if (read != 0 || until == 0 || !awaitInput(until)) {
-				return read;
-			}
-		}
-	}
-
-	/** Reads what the socket has into the buffer, after what is left in it. */
-	private int readHeld(ByteBuffer in) throws IOException {
-		in.compact();
-		try {
-			return this.io.read(in);
-		}
-		finally {
-			in.flip();
-		}
-	}
-
-	/**
-	 * Waits for the selector's signal that input arrived (or the connection closed), at most
-	 * until a deadline; a worker's, never the selector's.
-	 * @return whether signalled; {@code false} at the deadline
-	 */
-	private boolean awaitInput(long until) throws IOException {
-		this.signalled = false;
-		this.waiting = Thread.currentThread();
-		// the worker keeps its own time: the selector only tells it when input arrives
-		demandRead(this.wake, 0);
-		try {
-			while (!this.signalled) {
-				long left = until - System.nanoTime();
-				if (left <= 0) {
-					return false;
-				}
-				LockSupport.parkNanos(this, left);
-				if (Thread.currentThread().isInterrupted()) {
-					throw new IOException("Interrupted while waiting for the request body");
-				}
-			}
-			return true;
-		}
-		finally {
-			this.waiting = null;
-		}
-	}
-
-	/** The selector saw input, or the connection closed; any thread. */
-	private void wake() {
-		this.signalled = true;
-		Thread thread = this.waiting;
-		if (thread != null) {
-			LockSupport.unpark(thread);
-		}
+		return this.demand.read(in, until);
 	}
 
 	@Override
 	public boolean holdsWorker(boolean inExchange) {
 		// only a worker ever waits for a client here: the selector never does
 		return true;
-	}
-
-	@Override
-	public boolean pinsWorker() {
-		return false;
 	}
 
 	@Override
@@ -379,11 +313,6 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 	}
 
 	@Override
-	public void exchangeEnded() {
-		// what a non-blocking writer offered is in the write queue already, in order
-	}
-
-	@Override
 	public void exchangeFailed(Throwable failure) {
 		this.loop.workerFailed(failure, this.protocol::abandoned);
 	}
@@ -408,105 +337,12 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 		}
 	}
 
-	// ---- a suspended exchange (any thread but the selector)
+	// ---- writing (selector thread)
 
-	@Override
-	public boolean execute(TaskPool routePool, Runnable task) {
-		return this.entry.enter(routePool, task) == null;
-	}
-
-	@Override
-	public void resume(TaskPool routePool) {
-		String pool = (routePool != null) ? routePool.name() : Route.DEFAULT_POOL;
-		this.loop.execute(() -> {
-			if (this.entry.enter(routePool, () -> this.protocol.endSuspended(pool)) != null) {
-				abandonSuspended();
-			}
-		});
-	}
-
-	@Override
-	public void awaitReadable(TaskPool routePool, Runnable task) {
-		// a non-blocking reader holds no worker while it waits: the body's own limits apply
-		long deadline = this.protocol.nonBlockingReadWait();
-		demandRead(() -> {
-			if (this.entry.enter(routePool, task) != null) {
-				this.protocol.exchange().taskRefused();
-			}
-		}, deadline);
-	}
-
-	@Override
-	public boolean writable(TaskPool routePool, Runnable task) {
-		return this.writes.writable(() -> {
-			if (this.entry.enter(routePool, task) != null) {
-				this.protocol.exchange().taskRefused();
-			}
-		});
-	}
-
-	/** The pool refused the end of a suspended exchange (it is stopping): close; selector thread. */
-	private void abandonSuspended() {
-		logger.log(Level.WARNING, "The pool refused to end a suspended exchange; closing its connection");
-		close();
-		this.protocol.abandonSuspended();
-	}
-
-	// ---- reading a body (a worker asks, the selector watches)
-
-	/**
-	 * Asks the selector to tell the thread reading this connection's body once input arrives
-	 * (or the connection closes). Any thread but the selector, while the exchange holds the
-	 * connection; the reader then reads the socket itself.
-	 * @param wake what to run on the selector thread; it must not block
-	 * @param deadline when to give up, by the body's clock, for a non-blocking reader; 0 for a
-	 * thread that waits and keeps its own time
-	 */
-	private void demandRead(Runnable wake, long deadline) {
-		this.loop.execute(() -> watchInput(wake, deadline));
-	}
-
-	private void watchInput(Runnable wake, long deadline) {
-		if (this.protocol.phase() == Http1Phase.CLOSED) {
-			wake.run();
-			return;
-		}
-		this.readDemand = wake;
-		this.demandDeadline = deadline;
+	/** Watches the socket for input a thread reading the body waits for; selector thread. */
+	private void watchReadable() {
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
 	}
-
-	/** Tells a non-blocking reader of a body that waited for more past its deadline; selector thread. */
-	private void demandExpired(long now) {
-		long next = this.protocol.nonBlockingReadExpired(now);
-		if (next != 0) {
-			// bytes came in the meantime and the reader waits again: its new deadline holds
-			this.demandDeadline = next;
-			return;
-		}
-		Runnable demand = this.readDemand;
-		this.readDemand = null;
-		demand.run();
-	}
-
-	// ---- slow readers
-
-	@Override
-	public long writeLimitNanos() {
-		return Math.min(this.writeTimeoutNanos, this.context.lowResources().stallNanos(this.protocol.workerPool()));
-	}
-
-	@Override
-	public long pollNanos() {
-		return this.context.lowResources().pollNanos();
-	}
-
-	@Override
-	public void writeCut(boolean lowResources) {
-		this.context.registry().defended(Defence.SLOW_READER, lowResources);
-	}
-
-	// ---- writing (selector thread)
 
 	/** Watches the socket for writability: bytes wait in the write queue. */
 	private void watchWritable() {
@@ -535,16 +371,12 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 		}
 		Http1Phase phase = this.protocol.phase();
 		if (phase == Http1Phase.FLUSHING) {
-			flushed();
+			// the last exchange's response is written: the protocol goes on
+			this.protocol.flushed();
 		}
 		else if (phase == Http1Phase.CLOSING) {
 			startLinger();
 		}
-	}
-
-	/** The last exchange's response is written: the protocol goes on. */
-	private void flushed() {
-		this.protocol.flushed();
 	}
 
 	@Override
@@ -592,7 +424,7 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 		return switch (this.protocol.phase()) {
 			case READING -> this.protocol.isDue(now);
 			case FLUSHING, CLOSING -> true;
-			case DISPATCHED -> this.readDemand != null && this.demandDeadline != 0 && now - this.demandDeadline >= 0;
+			case DISPATCHED -> this.demand.isDue(now);
 			default -> false;
 		};
 	}
@@ -603,18 +435,14 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 			case READING -> this.protocol.checkTimeout(now);
 			case FLUSHING, CLOSING -> {
 				if (this.writes.stalled(now)) {
-					writeCut(false);
+					this.stalls.writeCut(false);
 					close();
 				}
 				else if (this.protocol.phase() == Http1Phase.CLOSING && now - this.lingerDeadline >= 0) {
 					close();
 				}
 			}
-			case DISPATCHED -> {
-				if (this.readDemand != null && this.demandDeadline != 0 && now - this.demandDeadline >= 0) {
-					demandExpired(now);
-				}
-			}
+			case DISPATCHED -> this.demand.checkTimeout(now);
 			default -> {
 			}
 		}
@@ -631,12 +459,8 @@ final class ChannelWire implements Wire, TrackedConnection, WriteQueue.Stalls {
 			return;
 		}
 		this.writes.close();
-		if (this.readDemand != null) {
-			// the reader finds the channel closed
-			Runnable demand = this.readDemand;
-			this.readDemand = null;
-			demand.run();
-		}
+		// a thread reading the body finds the channel closed
+		this.demand.fire();
 		if (this.key != null) {
 			this.key.cancel();
 		}

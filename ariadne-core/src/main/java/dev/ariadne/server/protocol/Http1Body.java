@@ -104,16 +104,24 @@ final class Http1Body extends RequestBody {
 	 * bytes came meanwhile and it waits anew, the body fails and the reader is to be called
 	 * back. The wire's own thread.
 	 * @param now the time
-	 * @return the deadline of a new wait, or 0 when the body failed
+	 * @return whether the body failed
 	 */
-	long nonBlockingReadExpired(long now) {
+	boolean nonBlockingReadExpired(long now) {
 		BodyClock.Expiry expiry = this.clock.expiry(now, Long.MAX_VALUE);
 		if (expiry == BodyClock.Expiry.NONE) {
-			return this.clock.waiting() ? this.clock.deadline() : Long.MAX_VALUE;
+			return false;
 		}
 		expired(expiry);
 		timeOut(expiry);
-		return 0;
+		return true;
+	}
+
+	/**
+	 * Returns when the wait of a non-blocking reader for more of the body ends.
+	 * @return the {@link System#nanoTime()}, or 0 when it waits no more
+	 */
+	long nonBlockingReadDeadline() {
+		return this.clock.waiting() ? this.clock.deadline() : 0;
 	}
 
 	/**

@@ -76,7 +76,7 @@ public final class Http1Protocol {
 		this.deadlines = new Http1Deadlines(wire, config, clock);
 		this.body = new Http1Body(this, wire, this.reader, clock);
 		this.exchange = new HttpExchange(this.context, this.out, wire.remoteAddress(), wire.localAddress(),
-				wire::releaseConnection, wire);
+				wire::releaseConnection, wire.host());
 		this.exchanges = new Http1Exchanges(this, wire, this.reader, this.body, this.exchange, this.out);
 	}
 
@@ -425,10 +425,18 @@ public final class Http1Protocol {
 	 * bytes came meanwhile and it waits anew, the body fails and the reader is to be called
 	 * back. The wire's own thread.
 	 * @param now the time
-	 * @return the deadline of a new wait, or 0 when the body failed
+	 * @return whether the body failed; else it waits until {@link #nonBlockingReadDeadline()}
 	 */
-	public long nonBlockingReadExpired(long now) {
+	public boolean nonBlockingReadExpired(long now) {
 		return this.body.nonBlockingReadExpired(now);
+	}
+
+	/**
+	 * Returns when the wait of a non-blocking reader for more of the body ends.
+	 * @return the {@link System#nanoTime()}, or 0 when it waits no more
+	 */
+	public long nonBlockingReadDeadline() {
+		return this.body.nonBlockingReadDeadline();
 	}
 
 	/**

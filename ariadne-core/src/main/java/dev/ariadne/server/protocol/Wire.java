@@ -22,16 +22,23 @@ import dev.ariadne.server.connection.PoolEntry;
  * while it does, until it hands the connection back with {@link #execute}. Only the wire's own
  * thread borrows and releases input buffers.
  *
- * <p>A wire is also the exchange's {@link AsyncHost}: how the model runs the tasks and the end
- * of a suspended exchange.
+ * <p>A wire also gives the protocol the {@link AsyncHost} of its exchanges ({@link #host()}):
+ * how the model runs the tasks and the end of a suspended exchange.
  */
-public interface Wire extends AsyncHost {
+public interface Wire {
 
 	/**
 	 * Returns what the server's connections share.
 	 * @return the context
 	 */
 	ConnectionContext context();
+
+	/**
+	 * Returns how the model runs the work of the connection's suspended exchanges; asked once,
+	 * while the protocol is made.
+	 * @return the host
+	 */
+	AsyncHost host();
 
 	/**
 	 * Returns the client's address.
@@ -62,9 +69,12 @@ public interface Wire extends AsyncHost {
 	/**
 	 * Asks, at each response, whether the model wants this connection released
 	 * ({@code Connection: close}) to free its worker: the blocking model's release threshold.
+	 * By default never.
 	 * @return whether to release it
 	 */
-	boolean releaseConnection();
+	default boolean releaseConnection() {
+		return false;
+	}
 
 	// ---- input
 
@@ -106,9 +116,12 @@ public interface Wire extends AsyncHost {
 	/**
 	 * Returns whether the wire's own thread is a worker of the default pool, held from accept to
 	 * close ({@code blocking}): then a head, or a body read before its dispatch, holds it too.
+	 * By default not.
 	 * @return whether the connection pins a worker
 	 */
-	boolean pinsWorker();
+	default boolean pinsWorker() {
+		return false;
+	}
 
 	/**
 	 * Returns the longest the client may keep a worker of the connection waiting now: the
@@ -156,9 +169,11 @@ public interface Wire extends AsyncHost {
 
 	/**
 	 * An exchange ended on the thread that ran it, before the protocol flushes its output:
-	 * the wire writes what the exchange offered without waiting, and drops its stale tasks.
+	 * the wire writes what the exchange offered without waiting, and drops its stale tasks. By
+	 * default nothing: what a non-blocking writer offered is queued in order already.
 	 */
-	void exchangeEnded();
+	default void exchangeEnded() {
+	}
 
 	/**
 	 * Sends what the output holds, then closes once it is written and the client had a moment

@@ -19,38 +19,76 @@ class StackClassifierTest {
 	static Stream<Arguments> stacks() {
 		return Stream.of(
 				arguments("blocking worker on an idle keep-alive connection", Thread.State.RUNNABLE,
-						"*sun.nio.ch.SocketDispatcher.read0 sun.nio.ch.NioSocketImpl.read java.net.Socket$SocketInputStream.read "
-								+ "dev.ariadne.server.transport.SocketWire.readInto dev.ariadne.server.transport.SocketWire.read dev.ariadne.server.protocol.Http1Reader.fill dev.ariadne.server.protocol.Http1Protocol.fill dev.ariadne.server.transport.SocketWire.awaitRequest "
-								+ "dev.ariadne.server.transport.SocketWire.readRequest dev.ariadne.server.transport.SocketWire.run dev.ariadne.server.transport.SocketWire.serve "
+						"*sun.nio.ch.SocketDispatcher.read0 sun.nio.ch.NioSocketImpl.read "
+								+ "java.net.Socket$SocketInputStream.read "
+								+ "dev.ariadne.server.transport.SocketInput.readInto "
+								+ "dev.ariadne.server.transport.SocketInput.read "
+								+ "dev.ariadne.server.transport.SocketWire.read "
+								+ "dev.ariadne.server.protocol.Http1Reader.fill "
+								+ "dev.ariadne.server.protocol.Http1Protocol.fill "
+								+ "dev.ariadne.server.transport.SocketLoop.awaitRequest "
+								+ "dev.ariadne.server.transport.SocketLoop.readRequest "
+								+ "dev.ariadne.server.transport.SocketLoop.run "
+								+ "dev.ariadne.server.transport.SocketLoop.serve "
+								+ "dev.ariadne.server.transport.SocketWire.serve "
 								+ "dev.ariadne.server.pool.WorkerPool$Worker.run java.lang.Thread.run",
 						Activity.Kind.IDLE_CONNECTION, null, null),
 				arguments("virtual thread on an idle connection", Thread.State.WAITING,
-						"java.lang.VirtualThread.park java.lang.invoke.LambdaForm$DMH.invoke sun.nio.ch.NioSocketImpl.park "
-								+ "sun.nio.ch.NioSocketImpl.read dev.ariadne.server.transport.SocketWire.readInto dev.ariadne.server.transport.SocketWire.read "
-								+ "dev.ariadne.server.protocol.Http1Reader.fill dev.ariadne.server.protocol.Http1Protocol.fill dev.ariadne.server.transport.SocketWire.awaitRequest",
+						"java.lang.VirtualThread.park java.lang.invoke.LambdaForm$DMH.invoke "
+								+ "sun.nio.ch.NioSocketImpl.park sun.nio.ch.NioSocketImpl.read "
+								+ "dev.ariadne.server.transport.SocketInput.readInto "
+								+ "dev.ariadne.server.transport.SocketInput.read "
+								+ "dev.ariadne.server.transport.SocketWire.read "
+								+ "dev.ariadne.server.protocol.Http1Reader.fill "
+								+ "dev.ariadne.server.protocol.Http1Protocol.fill "
+								+ "dev.ariadne.server.transport.SocketLoop.awaitRequest",
 						Activity.Kind.IDLE_CONNECTION, null, null),
 				arguments("reading the rest of a request head", Thread.State.RUNNABLE,
-						"*sun.nio.ch.Net.poll sun.nio.ch.NioSocketImpl.timedRead dev.ariadne.server.transport.SocketWire.readInto dev.ariadne.server.transport.SocketWire.read "
-								+ "dev.ariadne.server.protocol.Http1Reader.fill dev.ariadne.server.protocol.Http1Protocol.fill dev.ariadne.server.transport.SocketWire.readRequest",
+						"*sun.nio.ch.Net.poll sun.nio.ch.NioSocketImpl.timedRead "
+								+ "dev.ariadne.server.transport.SocketInput.readInto "
+								+ "dev.ariadne.server.transport.SocketInput.read "
+								+ "dev.ariadne.server.transport.SocketWire.read "
+								+ "dev.ariadne.server.protocol.Http1Reader.fill "
+								+ "dev.ariadne.server.protocol.Http1Protocol.fill "
+								+ "dev.ariadne.server.transport.SocketLoop.readRequest",
 						Activity.Kind.CLIENT_READ, null, null),
 				arguments("a handler reading a body that comes slowly", Thread.State.RUNNABLE,
-						"*sun.nio.ch.Net.poll dev.ariadne.server.transport.SocketWire.readInto dev.ariadne.server.transport.SocketWire.read "
-								+ "dev.ariadne.server.protocol.Http1Reader.fillHeld dev.ariadne.server.protocol.Http1Body.await dev.ariadne.server.protocol.Http1Body.fill "
+						"*sun.nio.ch.Net.poll dev.ariadne.server.transport.SocketInput.readInto "
+								+ "dev.ariadne.server.transport.SocketInput.read "
+								+ "dev.ariadne.server.transport.SocketWire.read "
+								+ "dev.ariadne.server.protocol.Http1Reader.fillHeld "
+								+ "dev.ariadne.server.protocol.Http1Body.await "
+								+ "dev.ariadne.server.protocol.Http1Body.fill "
 								+ "dev.ariadne.server.protocol.Http1Body.read com.example.Upload.handle",
 						Activity.Kind.CLIENT_READ, null, null),
 				arguments("an event-loop worker waiting for a body that comes slowly", Thread.State.TIMED_WAITING,
 						"jdk.internal.misc.Unsafe.park java.util.concurrent.locks.LockSupport.parkNanos "
-								+ "dev.ariadne.server.eventloop.ChannelWire.awaitInput dev.ariadne.server.eventloop.ChannelWire.read "
-								+ "dev.ariadne.server.protocol.Http1Reader.fillHeld dev.ariadne.server.protocol.Http1Body.await dev.ariadne.server.protocol.Http1Body.fill dev.ariadne.server.protocol.Http1Body.read com.example.Upload.handle",
+								+ "dev.ariadne.server.eventloop.InputDemand.await "
+								+ "dev.ariadne.server.eventloop.InputDemand.read "
+								+ "dev.ariadne.server.eventloop.ChannelWire.read "
+								+ "dev.ariadne.server.protocol.Http1Reader.fillHeld "
+								+ "dev.ariadne.server.protocol.Http1Body.await "
+								+ "dev.ariadne.server.protocol.Http1Body.fill "
+								+ "dev.ariadne.server.protocol.Http1Body.read com.example.Upload.handle",
+						Activity.Kind.CLIENT_READ, null, null),
+				arguments("lingering after the last answer for the client to read it", Thread.State.RUNNABLE,
+						"*sun.nio.ch.Net.poll sun.nio.ch.NioSocketImpl.timedRead java.net.Socket$SocketInputStream.read "
+								+ "dev.ariadne.server.transport.SocketInput.linger "
+								+ "dev.ariadne.server.transport.SocketWire.lingerAndClose "
+								+ "dev.ariadne.server.transport.SocketWire.closeAfterAnswer",
 						Activity.Kind.CLIENT_READ, null, null),
 				arguments("writing a response to a client that reads slowly", Thread.State.RUNNABLE,
-						"*sun.nio.ch.SocketDispatcher.write0 sun.nio.ch.NioSocketImpl.write java.net.Socket$SocketOutputStream.write "
-								+ "dev.ariadne.server.transport.SocketWriter.transmit dev.ariadne.server.connection.ConnectionOutput.flush "
+						"*sun.nio.ch.SocketDispatcher.write0 sun.nio.ch.NioSocketImpl.write "
+								+ "java.net.Socket$SocketOutputStream.write "
+								+ "dev.ariadne.server.transport.SocketWriter.transmit "
+								+ "dev.ariadne.server.connection.ConnectionOutput.flush "
 								+ "dev.ariadne.server.connection.ServerResponse.send com.example.Reports.download",
 						Activity.Kind.CLIENT_WRITE, null, null),
 				arguments("an event-loop worker waiting for a slow client to drain", Thread.State.TIMED_WAITING,
-						"java.lang.Object.wait0 java.lang.Object.wait dev.ariadne.server.eventloop.WriteQueue.awaitBelowHighWater "
-								+ "dev.ariadne.server.connection.ConnectionOutput.flush com.example.Reports.download",
+						"java.lang.Object.wait0 java.lang.Object.wait "
+								+ "dev.ariadne.server.eventloop.WriteQueue.awaitBelowHighWater "
+								+ "dev.ariadne.server.connection.ConnectionOutput.flush "
+								+ "com.example.Reports.download",
 						Activity.Kind.CLIENT_WRITE, null, null),
 				arguments("blocked on a semaphore", Thread.State.WAITING,
 						"jdk.internal.misc.Unsafe.park java.util.concurrent.locks.LockSupport.park "
@@ -97,7 +135,9 @@ class StackClassifierTest {
 								+ "dev.ariadne.server.pool.WorkerPool.park dev.ariadne.server.pool.WorkerPool.next",
 						Activity.Kind.NOT_BUSY, null, null),
 				arguments("parsing in the server", Thread.State.RUNNABLE,
-						"dev.ariadne.http.RequestParser.parse dev.ariadne.server.protocol.Http1Reader.read dev.ariadne.server.protocol.Http1Protocol.onInput dev.ariadne.server.transport.SocketWire.readRequest",
+						"dev.ariadne.http.RequestParser.parse dev.ariadne.server.protocol.Http1Reader.read "
+								+ "dev.ariadne.server.protocol.Http1Protocol.onInput "
+								+ "dev.ariadne.server.transport.SocketLoop.readRequest",
 						Activity.Kind.RUNNING, null, null),
 				arguments("a thread that has ended", Thread.State.TERMINATED, "", Activity.Kind.NOT_BUSY, null, null));
 	}

@@ -1,0 +1,191 @@
+package dev.ariadne.server.eventloop;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
+import java.util.concurrent.locks.LockSupport;
+
+import dev.ariadne.server.protocol.Http1Phase;
+import dev.ariadne.server.protocol.Http1Protocol;
+import dev.ariadne.server.protocol.Wire;
+
+/**
+ * How the thread that holds a dispatched event-loop connection reads it: the socket itself, and
+ * when it has nothing, through a demand on the selector, which otherwise reads nothing of a
+ * connection a worker has. A worker that waits parks until the selector tells it that input
+ * arrived or the connection closed, within its own deadline ({@link #read}); a non-blocking
+ * reader leaves a callback instead ({@link #demand}), which the selector also runs once the
+ * body's limits run out ({@link #checkTimeout}). Either way the reading thread then reads the
+ * socket itself.
+ *
+ * <p>Thread ownership: {@link #read} and {@link #demand} by the thread reading the body; the
+ * demand itself is the selector thread's, handed to it with a selector task.
+ */
+final class InputDemand {
+
+	private final SelectorLoop loop;
+
+	/** The socket, or TLS over it. */
+	private final ByteChannel io;
+
+	/** Turns read interest on for the connection's key; selector thread. */
+	private final Runnable watch;
+
+	private final Http1Protocol protocol;
+
+	/** Signals the worker waiting for input; created once, handed to the selector per wait. */
+	private final Runnable wake = this::wake;
+
+	private volatile Thread waiting;
+
+	private volatile boolean signalled;
+
+	// ---- selector thread only
+
+	/** What to tell once input arrives, for a thread waiting for more of a body; or {@code null}. */
+	private Runnable demand;
+
+	/**
+	 * When a non-blocking reader of a body gives up waiting for more, by the body's clock; 0 when
+	 * the waiting thread keeps its own time.
+	 */
+	private long deadline;
+
+	InputDemand(SelectorLoop loop, ByteChannel io, Runnable watch, Http1Protocol protocol) {
+		this.loop = loop;
+		this.io = io;
+		this.watch = watch;
+		this.protocol = protocol;
+	}
+
+	/**
+	 * Reads what the socket has into a buffer, after what it holds, as {@link Wire#read} does:
+	 * waiting, if asked, for the selector's signal between reads; a worker's, never the
+	 * selector's.
+	 * @param in the buffer, in read mode
+	 * @param until 0 to read only what is there now; else the {@link System#nanoTime()} until
+	 * which to wait for bytes
+	 * @return the bytes read; 0 when none came; -1 at the end of the stream
+	 * @throws IOException if reading failed, or the thread was interrupted while it waited
+	 */
+	int read(ByteBuffer in, long until) throws IOException {
+		while (true) {
+			int read = readHeld(in);
+			if (read != 0 || until == 0 || !await(until)) {
+				return read;
+			}
+		}
+	}
+
+	/** Reads what the socket has into the buffer, after what is left in it. */
+	private int readHeld(ByteBuffer in) throws IOException {
+		in.compact();
+		try {
+			return this.io.read(in);
+		}
+		finally {
+			in.flip();
+		}
+	}
+
+	/**
+	 * Waits for the selector's signal that input arrived (or the connection closed), at most
+	 * until a deadline.
+	 * @return whether signalled; {@code false} at the deadline
+	 */
+	private boolean await(long until) throws IOException {
+		this.signalled = false;
+		this.waiting = Thread.currentThread();
+		// the worker keeps its own time: the selector only tells it when input arrives
+		demand(this.wake, 0);
+		try {
+			while (!this.signalled) {
+				long left = until - System.nanoTime();
+				if (left <= 0) {
+					return false;
+				}
+				LockSupport.parkNanos(this, left);
+				if (Thread.currentThread().isInterrupted()) {
+					throw new IOException("Interrupted while waiting for the request body");
+				}
+			}
+			return true;
+		}
+		finally {
+			this.waiting = null;
+		}
+	}
+
+	/** The selector saw input, or the connection closed; any thread. */
+	private void wake() {
+		this.signalled = true;
+		Thread thread = this.waiting;
+		if (thread != null) {
+			LockSupport.unpark(thread);
+		}
+	}
+
+	/**
+	 * Asks the selector to tell the thread reading the body once input arrives (or the
+	 * connection closes). Any thread but the selector, while the exchange holds the connection.
+	 * @param wake what to run on the selector thread; it must not block
+	 * @param deadline when to give up, by the body's clock, for a non-blocking reader; 0 for a
+	 * thread that waits and keeps its own time
+	 */
+	void demand(Runnable wake, long deadline) {
+		this.loop.execute(() -> watch(wake, deadline));
+	}
+
+	private void watch(Runnable wake, long deadline) {
+		if (this.protocol.phase() == Http1Phase.CLOSED) {
+			wake.run();
+			return;
+		}
+		this.demand = wake;
+		this.deadline = deadline;
+		this.watch.run();
+	}
+
+	/**
+	 * Input arrived, or the connection closed: tells the thread that asked, if one did; selector
+	 * thread.
+	 * @return whether a demand was told
+	 */
+	boolean fire() {
+		Runnable demand = this.demand;
+		if (demand == null) {
+			return false;
+		}
+		this.demand = null;
+		demand.run();
+		return true;
+	}
+
+	/**
+	 * Returns whether a non-blocking reader's deadline passed: a cheap test, without side
+	 * effects.
+	 * @param now the time
+	 * @return whether {@link #checkTimeout} has something to do
+	 */
+	boolean isDue(long now) {
+		return this.demand != null && this.deadline != 0 && now - this.deadline >= 0;
+	}
+
+	/**
+	 * Tells a non-blocking reader of a body that waited for more past its deadline, unless bytes
+	 * came meanwhile and it waits again; selector thread.
+	 * @param now the time
+	 */
+	void checkTimeout(long now) {
+		if (!isDue(now)) {
+			return;
+		}
+		if (!this.protocol.nonBlockingReadExpired(now)) {
+			// bytes came in the meantime and the reader waits again: its new deadline holds
+			this.deadline = this.protocol.nonBlockingReadDeadline();
+			return;
+		}
+		fire();
+	}
+
+}
