@@ -126,7 +126,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 		}
 		long timeout = (this.tls != null) ? this.context.tls().handshakeTimeoutNanos()
 				: this.context.config().headerTimeout().toNanos();
-		this.protocol.start(this.loop.now() + timeout);
+		this.protocol.start(this.loop.now() + timeout, 0);
 	}
 
 	/** The TLS handshake completed (selector thread): the first request's time starts. */

@@ -144,18 +144,12 @@ public final class Http1Protocol {
 	/**
 	 * The connection is registered: it is idle until its first bytes, within a deadline.
 	 * @param deadline the {@link System#nanoTime()} by which the first request must begin
+	 * @param waitedNanos how long the connection waited for a worker before it was served
+	 * ({@code blocking}), counted with its first request's wait; else 0
 	 */
-	public void start(long deadline) {
+	public void start(long deadline, long waitedNanos) {
 		this.deadlines.start(deadline);
-	}
-
-	/**
-	 * Counts how long the connection waited for a worker before it was served, with its first
-	 * request's time waited for a worker ({@code blocking}).
-	 * @param nanos the time waited
-	 */
-	public void waitedForWorker(long nanos) {
-		this.exchanges.waitedForWorker(nanos);
+		this.exchanges.waitedForWorker(waitedNanos);
 	}
 
 	/**
@@ -460,11 +454,10 @@ public final class Http1Protocol {
 	/**
 	 * The wire closed the connection: a suspended exchange is told; a buffer nobody uses goes
 	 * back.
-	 * @return whether an exchange had the connection when it closed
 	 */
-	public boolean closed() {
+	public void closed() {
 		if (this.phase == Http1Phase.CLOSED) {
-			return false;
+			return;
 		}
 		boolean dispatched = this.phase == Http1Phase.DISPATCHED;
 		this.phase = Http1Phase.CLOSED;
@@ -477,7 +470,6 @@ public final class Http1Protocol {
 			// a worker may be parsing ahead in it; afterExchange releases it then
 			this.reader.releaseInput();
 		}
-		return dispatched;
 	}
 
 	/**

@@ -116,8 +116,8 @@ final class SocketLoop {
 		try {
 			this.wire.open();
 			// blocking: how long the connection waited for a worker, counted with its first request
-			protocol.waitedForWorker(System.nanoTime() - this.acceptedNanos);
-			protocol.start(System.nanoTime() + this.context.config().headerTimeout().toNanos());
+			long now = System.nanoTime();
+			protocol.start(now + this.context.config().headerTimeout().toNanos(), now - this.acceptedNanos);
 			run(protocol);
 		}
 		catch (PlaintextRequestException ex) {
