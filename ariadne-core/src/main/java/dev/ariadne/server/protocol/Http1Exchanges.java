@@ -170,7 +170,7 @@ final class Http1Exchanges {
 	 * The handler suspended the exchange and returned: the worker goes back to its pool, and
 	 * the connection stays with the exchange (no read timeout) until it ends. An input buffer
 	 * that nothing reads any more goes back to the wire meanwhile; the end comes through the
-	 * wire ({@link Wire#resume}), after that.
+	 * wire's host ({@link dev.ariadne.server.connection.AsyncHost#resume}), after that.
 	 */
 	private void suspended() {
 		if (this.body.finished() && !this.reader.hasInput()) {
