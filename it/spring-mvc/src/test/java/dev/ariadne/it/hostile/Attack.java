@@ -231,7 +231,7 @@ final class Attack implements AutoCloseable {
 			if (connection == null) {
 				return;
 			}
-			connection.open();
+			connection.openNow();
 		}
 	}
 
@@ -290,7 +290,7 @@ final class Attack implements AutoCloseable {
 			this.script = script;
 		}
 
-		private void open() {
+		private void openNow() {
 			try {
 				this.channel = SocketChannel.open();
 				this.channel.configureBlocking(false);

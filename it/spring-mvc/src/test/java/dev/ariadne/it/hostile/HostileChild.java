@@ -76,6 +76,9 @@ final class HostileChild implements AutoCloseable {
 		command.addAll(arguments);
 		long start = System.nanoTime();
 		this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		// a test JVM that ends without closing it leaves no application behind
+		ProcessHandle handle = this.process.toHandle();
+		Runtime.getRuntime().addShutdownHook(new Thread(handle::destroyForcibly, "stop-" + handle.pid()));
 		Thread reader = new Thread(this::readLines, "hostile-child-" + this.process.pid());
 		reader.setDaemon(true);
 		reader.start();
@@ -290,7 +293,6 @@ final class HostileChild implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.http.close();
 		this.process.destroy();
 		try {
 			if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
