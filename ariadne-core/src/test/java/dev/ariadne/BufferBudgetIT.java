@@ -27,10 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The server-wide buffer budget ({@code buffers.budget}), at socket level: bodies read whole
- * wait for the budget and are refused with 503 and {@code Retry-After} when it stays spent, or
- * 413 when they could never fit; at the budget the event loop stops reading connections that
- * need a new input buffer and resumes once one is free; response bytes queued for clients that
- * do not read stay within it. A sampler checks the bytes held throughout.
+ * and memory a handler reserves wait for the budget and are refused with 503 and
+ * {@code Retry-After} when it stays spent, or 413 when they could never fit; a body read whole
+ * up to a limit is refused with 413 beyond it; at the budget the event loop stops reading
+ * connections that need a new input buffer and resumes once one is free; response bytes queued
+ * for clients that do not read stay within it. A sampler checks the bytes held throughout.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class BufferBudgetIT {
@@ -95,6 +96,62 @@ class BufferBudgetIT {
 		start(model, BUDGET, Duration.ofSeconds(5));
 		RawResponse response = post(connect(), "/whole", (int) BUDGET).get(20, TimeUnit.SECONDS);
 		AbstractProtocolIT.assertRefused(response, "HTTP/1.1 413 Content Too Large");
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void bodyReadWholeUpToALimitRefusesALongerBodyWith413BeforeHoldingIt(IoModel model) throws Exception {
+		start(model, BUDGET, Duration.ofSeconds(5));
+		this.release.countDown();
+		String atLimit = "a".repeat(1000);
+		AbstractProtocolIT.assertOk(connect().exchange("POST /limited HTTP/1.1\r\nHost: budget\r\nContent-Length: 1000"
+				+ "\r\n\r\n" + atLimit), "1000");
+		AbstractProtocolIT.assertOk(connect().exchange("POST /limited HTTP/1.1\r\nHost: budget\r\n"
+				+ "Transfer-Encoding: chunked\r\n\r\n" + chunked(atLimit, 300)), "1000");
+		// a declared length over the limit is refused before the body is sent
+		RawResponse declared = connect().exchange("POST /limited HTTP/1.1\r\nHost: budget\r\nContent-Length: 1001"
+				+ "\r\n\r\n");
+		AbstractProtocolIT.assertRefused(declared, "HTTP/1.1 413 Content Too Large");
+		assertThat(declared.bodyText()).contains("larger than the 1000 bytes allowed");
+		// a chunked body is refused at its 1001st byte, wherever it ends
+		RawResponse longer = connect().exchange("POST /limited HTTP/1.1\r\nHost: budget\r\n"
+				+ "Transfer-Encoding: chunked\r\n\r\n" + chunked(atLimit + "b", 300));
+		AbstractProtocolIT.assertRefused(longer, "HTTP/1.1 413 Content Too Large");
+		assertThat(this.server.stats().buffersUsed()).as("bytes held once the exchanges ended")
+			.isLessThan(BUDGET / 4);
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void reservedMemoryWaitsForTheBudgetThenGets503AndMoreThanItHoldsGets413(IoModel model) throws Exception {
+		start(model, BUDGET, Duration.ofMillis(500));
+		RawClient holder = connect();
+		holder.send("POST /reserve?bytes=" + (2 * 1024 * 1024) + " HTTP/1.1\r\nHost: budget\r\nContent-Length: 0\r\n\r\n");
+		Await.until(() -> this.entered.get() == 1, () -> "the first reservation was not made");
+		// the first exchange holds 2 of the 3 MB that bodies and reservations may take
+		RawResponse refused = connect().exchange("POST /reserve?bytes=" + (2 * 1024 * 1024)
+				+ " HTTP/1.1\r\nHost: budget\r\nContent-Length: 0\r\n\r\n");
+		AbstractProtocolIT.assertRefused(refused, "HTTP/1.1 503 Service Unavailable");
+		assertThat(refused.header("Retry-After")).isEqualTo("1");
+		RawResponse never = connect().exchange("POST /reserve?bytes=" + BUDGET
+				+ " HTTP/1.1\r\nHost: budget\r\nContent-Length: 0\r\n\r\n");
+		AbstractProtocolIT.assertRefused(never, "HTTP/1.1 413 Content Too Large");
+		this.release.countDown();
+		AbstractProtocolIT.assertOk(holder.read(), "reserved");
+		// given back when the exchange ended
+		AbstractProtocolIT.assertOk(connect().exchange("POST /reserve?bytes=" + (2 * 1024 * 1024)
+				+ " HTTP/1.1\r\nHost: budget\r\nContent-Length: 0\r\n\r\n"), "reserved");
+		assertThat(this.server.stats().buffersUsed()).as("bytes held once the exchanges ended")
+			.isLessThan(BUDGET / 4);
+	}
+
+	private static String chunked(String body, int size) {
+		StringBuilder chunks = new StringBuilder();
+		for (int i = 0; i < body.length(); i += size) {
+			String chunk = body.substring(i, Math.min(body.length(), i + size));
+			chunks.append(Integer.toHexString(chunk.length())).append("\r\n").append(chunk).append("\r\n");
+		}
+		return chunks.append("0\r\n\r\n").toString();
 	}
 
 	@Test
@@ -165,6 +222,13 @@ class BufferBudgetIT {
 					this.entered.incrementAndGet();
 					this.release.await();
 					response.send(Integer.toString(body.length));
+				}), Route.post("/limited", (request, response) -> {
+					response.send(Integer.toString(request.bodyBytes(1000).length));
+				}), Route.post("/reserve", (request, response) -> {
+					request.reserveMemory(Long.parseLong(request.queryParam("bytes")));
+					this.entered.incrementAndGet();
+					this.release.await();
+					response.send("reserved");
 				}), Route.post("/hold", (request, response) -> {
 					this.entered.incrementAndGet();
 					this.release.await();

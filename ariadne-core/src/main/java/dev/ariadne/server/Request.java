@@ -128,6 +128,46 @@ public interface Request {
 	byte[] bodyBytes() throws IOException;
 
 	/**
+	 * Reads the whole body as {@link #bodyBytes()} does, if it has at most {@code max} bytes: for
+	 * a handler with a limit of its own below {@code request.max-body-size}, such as a form
+	 * parser. A body that declares more fails before anything is read or taken from the budget;
+	 * a chunked body fails as soon as more than {@code max} bytes arrived, holding no more than
+	 * {@code max} of them. The bytes count in the buffer budget until the exchange ends, with the
+	 * same wait, 503 and 413 as {@link #bodyBytes()}.
+	 *
+	 * <p>Blocks while the body arrives and while it waits for the budget: call it on the thread
+	 * that runs the handler (or a task of its suspended exchange), never on one that must not
+	 * wait, such as a selector.
+	 * @param max the most bytes the body may have
+	 * @return the body bytes, at most {@code max} of them
+	 * @throws IOException if the connection fails while reading; if the body is longer than
+	 * {@code max} (it becomes the client's 413 if the handler lets it escape before its response
+	 * is committed); or if it does not fit the budget (503 or 413, as for {@link #bodyBytes()})
+	 * @throws IllegalArgumentException if {@code max} is negative
+	 */
+	byte[] bodyBytes(long max) throws IOException;
+
+	/**
+	 * Counts memory the handler holds for this exchange in the server's buffer budget
+	 * ({@code buffers.budget}) until the exchange ends, as a body read whole is counted: for what
+	 * a handler builds from the request in proportion to what the client sent (parsed
+	 * parameters, parts of a multipart body held in memory), so that a flood of such requests
+	 * waits for memory or is refused rather than running the heap out. Nothing is given back
+	 * before the exchange ends.
+	 *
+	 * <p>When the bytes do not fit, this waits up to {@code request.header-timeout} for other
+	 * exchanges to give theirs back, then fails with a 503 ({@code Retry-After}) for the client;
+	 * when this exchange would hold more than three quarters of the budget, it fails with a 413
+	 * at once. Blocks while it waits: call it on the thread that runs the handler (or a task of
+	 * its suspended exchange), never on one that must not wait, such as a selector.
+	 * @param bytes how many bytes
+	 * @throws IOException if the bytes do not fit the budget (it becomes the client's 503 or 413
+	 * if the handler lets it escape before its response is committed)
+	 * @throws IllegalArgumentException if {@code bytes} is negative
+	 */
+	void reserveMemory(long bytes) throws IOException;
+
+	/**
 	 * Returns the trailer fields of a chunked body, once the body has been read.
 	 * @return the trailers, empty when there are none
 	 */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Reads the {@code Cookie} request header and writes {@code Set-Cookie} response headers, by
@@ -14,6 +15,9 @@ import jakarta.servlet.http.Cookie;
  */
 final class CookieCodec {
 
+	/** The property that sets the most cookies of a request. */
+	static final String MAX_COOKIES_PROPERTY = "ariadne.server.request.max-cookies";
+
 	private CookieCodec() {
 	}
 
@@ -21,9 +25,12 @@ final class CookieCodec {
 	 * Parses the {@code Cookie} header fields of a request. Pairs without {@code =}, with a name
 	 * that is not a token, or with a legacy {@code $} attribute name are skipped.
 	 * @param headers the field values, in order
+	 * @param max the most cookies
 	 * @return the cookies, in order
+	 * @throws StatusException 400 at the cookie past {@code max}; the fields are bounded by the
+	 * head's size, which bounds the parsing too
 	 */
-	static List<Cookie> parse(List<String> headers) {
+	static List<Cookie> parse(List<String> headers, int max) {
 		List<Cookie> cookies = new ArrayList<>();
 		for (String header : headers) {
 			int start = 0;
@@ -35,6 +42,10 @@ final class CookieCodec {
 				}
 				Cookie cookie = pair(header.substring(start, end).trim());
 				if (cookie != null) {
+					if (cookies.size() == max) {
+						throw StatusException.refusal(HttpServletResponse.SC_BAD_REQUEST,
+								"More than " + max + " cookies (" + MAX_COOKIES_PROPERTY + ")");
+					}
 					cookies.add(cookie);
 				}
 				start = end + 1;

@@ -42,6 +42,8 @@ import jakarta.servlet.http.HttpUpgradeHandler;
 import jakarta.servlet.http.Part;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.http.HttpParseException;
+import dev.ariadne.http.Status;
 import dev.ariadne.server.Request;
 
 /**
@@ -59,6 +61,8 @@ final class ExchangeRequest implements HttpServletRequest {
 	private static final String FORM = "application/x-www-form-urlencoded";
 
 	private static final String MULTIPART = "multipart/form-data";
+
+	private static final String MAX_FORM_SIZE_PROPERTY = "ariadne.server.request.max-form-size";
 
 	private final ServletExchange exchange;
 
@@ -82,7 +86,13 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	private Parameters parameters;
 
+	/** Why the parameters could not be read: what every later call fails with too. */
+	private RuntimeException parametersFailure;
+
 	private Cookie[] cookies;
+
+	/** Why the cookies could not be read: what every later call fails with too. */
+	private StatusException cookiesFailure;
 
 	private List<Locale> locales;
 
@@ -91,6 +101,9 @@ final class ExchangeRequest implements HttpServletRequest {
 	private int inputMode;
 
 	private MultipartParts parts;
+
+	/** Why the parts could not be read: the body is spent, so every later call fails with it. */
+	private RuntimeException partsFailure;
 
 	private String requestId;
 
@@ -263,39 +276,86 @@ final class ExchangeRequest implements HttpServletRequest {
 		return this.reader;
 	}
 
+	/**
+	 * The request's parameters, parsed on first use. A request over a limit fails every call with
+	 * the same failure, except in the dispatch to its error page, which sees no parameters.
+	 */
 	private Parameters parameters() {
-		if (this.parameters == null) {
-			Parameters parsed = new Parameters();
-			String encoding = getCharacterEncoding();
-			parsed.addEncoded(this.query, (encoding != null) ? bodyCharset() : StandardCharsets.UTF_8);
-			String type = MediaTypes.type(getContentType());
-			if (MULTIPART.equals(type) && (this.parts != null
-					|| (this.inputMode == 0 && this.exchange.multipartConfig() != null))) {
-				// parts read by getParts() before (Spring's multipart resolver) count too
-				multipart().addFieldsTo(parsed, getCharacterEncoding());
-			}
-			else if (this.inputMode == 0 && "POST".equals(getMethod()) && FORM.equals(type)) {
-				parsed.addEncoded(readForm(), bodyCharset());
-			}
-			this.parameters = parsed;
+		if (this.parameters != null) {
+			return this.parameters;
 		}
-		return this.parameters;
+		if (this.parametersFailure == null) {
+			try {
+				this.parameters = parseParameters();
+				return this.parameters;
+			}
+			catch (RuntimeException ex) {
+				this.parametersFailure = ex;
+			}
+		}
+		if (this.exchange.errorDispatching()) {
+			return new Parameters(0);
+		}
+		throw this.parametersFailure;
 	}
 
-	private String readForm() {
-		long max = this.context.settings().maxFormSize();
-		long declared = getContentLengthLong();
-		if (declared > max) {
-			throw new StatusException(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
-					"Form body of " + declared + " bytes exceeds the maximum form size of " + max + " bytes");
+	private Parameters parseParameters() {
+		Parameters parsed = new Parameters(this.context.settings().contentLimits().maxParameters());
+		String encoding = getCharacterEncoding();
+		parsed.addEncoded(this.query, (encoding != null) ? bodyCharset() : StandardCharsets.UTF_8);
+		String type = MediaTypes.type(getContentType());
+		if (MULTIPART.equals(type) && (this.parts != null
+				|| (this.inputMode == 0 && this.exchange.multipartConfig() != null))) {
+			// parts read by getParts() before (Spring's multipart resolver) count too
+			multipart().addFieldsTo(parsed, getCharacterEncoding());
+		}
+		else if (this.inputMode == 0 && "POST".equals(getMethod()) && FORM.equals(type)) {
+			byte[] form = readForm();
+			parsed.addEncoded(form, 0, form.length, bodyCharset());
 		}
 		try {
-			byte[] body = this.input.readAtMost(max);
-			return new String(body, StandardCharsets.ISO_8859_1);
+			// held until the exchange ends, as the form body is
+			this.core.reserveMemory(parsed.memory());
 		}
 		catch (IOException ex) {
-			throw new StatusException(HttpServletResponse.SC_BAD_REQUEST, "Reading the form body failed: " + ex, ex);
+			throw refused(ex, "Reading the request parameters failed");
 		}
+		return parsed;
+	}
+
+	/**
+	 * Reads a form body whole, counted in the server's buffer budget until the exchange ends.
+	 * @throws StatusException 413 beyond the most form bytes, 503 when no memory is free for it
+	 */
+	private byte[] readForm() {
+		long max = this.context.settings().contentLimits().maxFormSize();
+		long declared = getContentLengthLong();
+		if (declared > max) {
+			throw StatusException.refusal(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "Form body of " + declared
+					+ " bytes exceeds the maximum form size of " + max + " bytes (" + MAX_FORM_SIZE_PROPERTY + ")");
+		}
+		try {
+			return this.input.readWhole(this.core, max);
+		}
+		catch (IOException ex) {
+			if (ex.getCause() instanceof HttpParseException parse
+					&& parse.status() == Status.CONTENT_TOO_LARGE_413) {
+				throw StatusException.refusal(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "Form body too large: "
+						+ parse.reason() + " (" + MAX_FORM_SIZE_PROPERTY + " is " + max + " bytes)", ex);
+			}
+			throw refused(ex, "Reading the form body failed");
+		}
+	}
+
+	/**
+	 * The failure of a read or a reservation: the core's status and reason when the core refused
+	 * (503 when no memory is free, 413, or a malformed body), else 400.
+	 */
+	private static StatusException refused(IOException ex, String what) {
+		if (ex.getCause() instanceof HttpParseException parse) {
+			return StatusException.refusal(parse.status().code(), parse.reason(), ex);
+		}
+		return new StatusException(HttpServletResponse.SC_BAD_REQUEST, what + ": " + ex, ex);
 	}
 
 	/**
@@ -332,9 +392,22 @@ final class ExchangeRequest implements HttpServletRequest {
 		return parameters().asMap();
 	}
 
+	/**
+	 * The parts, read on first use. Reading them spends the body, so a failure is kept and every
+	 * later call fails with it.
+	 */
 	private MultipartParts multipart() {
 		if (this.parts == null) {
-			this.parts = MultipartParts.read(this, this.exchange.multipartConfig());
+			if (this.partsFailure != null) {
+				throw this.partsFailure;
+			}
+			try {
+				this.parts = MultipartParts.read(this, this.exchange.multipartConfig());
+			}
+			catch (RuntimeException ex) {
+				this.partsFailure = ex;
+				throw ex;
+			}
 			this.inputMode = 1;
 		}
 		return this.parts;
@@ -419,11 +492,30 @@ final class ExchangeRequest implements HttpServletRequest {
 		return (value != null) ? HttpDates.parse(value) : -1;
 	}
 
+	/**
+	 * Returns the cookies, parsed on first use. More than the most cookies fails every call with a
+	 * {@code 400}, except in the dispatch to the error page, which sees none.
+	 */
 	@Override
 	public Cookie[] getCookies() {
 		if (this.cookies == null) {
-			List<String> headers = this.core.headers().all("Cookie");
-			this.cookies = headers.isEmpty() ? new Cookie[0] : CookieCodec.parse(headers).toArray(new Cookie[0]);
+			if (this.cookiesFailure == null) {
+				try {
+					List<String> headers = this.core.headers().all("Cookie");
+					this.cookies = headers.isEmpty() ? new Cookie[0]
+							: CookieCodec.parse(headers, this.context.settings().contentLimits().maxCookies())
+								.toArray(new Cookie[0]);
+				}
+				catch (StatusException ex) {
+					this.cookiesFailure = ex;
+				}
+			}
+			if (this.cookies == null) {
+				if (this.exchange.errorDispatching()) {
+					return null;
+				}
+				throw this.cookiesFailure;
+			}
 		}
 		return (this.cookies.length == 0) ? null : this.cookies.clone();
 	}

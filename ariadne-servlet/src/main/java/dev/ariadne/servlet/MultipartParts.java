@@ -21,34 +21,55 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.Part;
 
+import dev.ariadne.server.ContentLimits;
+
 /**
  * The parts of a {@code multipart/form-data} request (RFC 7578), read from the body stream as
  * it arrives, through a buffer of a few KiB: part content goes to memory up to the servlet's
- * file-size threshold and to temporary files beyond it, so an upload is never held whole.
- * Limits ({@code maxFileSize} per part, {@code maxRequestSize} for the body) fail with a
- * {@link MultipartLimitException} as soon as they are passed.
+ * file-size threshold and to temporary files beyond it ({@link PartStore}), so an upload is
+ * never held whole. Limits fail as soon as they are passed, before the work they bound: the
+ * servlet's {@code maxFileSize} per part and {@code maxRequestSize} for the body with a
+ * {@link MultipartLimitException} (413), the most parts with a 400 before the part beyond is
+ * created, and the largest header section of a part with a 413. What the parts hold in memory
+ * is reserved in the server's buffer budget, and every temporary file is deleted when reading
+ * fails, or by {@link #delete()} when the request ends.
  */
 final class MultipartParts {
 
-	private static final int MAX_HEADER_BYTES = 16 * 1024;
+	/** The property that sets the most parts of a multipart body. */
+	static final String MAX_PARTS_PROPERTY = "ariadne.server.request.max-parts";
+
+	/** The property that sets the largest header section of a part. */
+	static final String MAX_PART_HEADER_SIZE_PROPERTY = "ariadne.server.request.max-part-header-size";
+
+	/** What a part costs in memory beyond its header text, roughly: the part and its header map. */
+	private static final int PART_OVERHEAD = 256;
+
+	private static final int BUFFER_SIZE = 16 * 1024;
 
 	private final List<UploadPart> parts;
 
-	private MultipartParts(List<UploadPart> parts) {
+	private final PartStore store;
+
+	private MultipartParts(List<UploadPart> parts, PartStore store) {
 		this.parts = parts;
+		this.store = store;
 	}
 
 	/**
-	 * Reads the parts of a request.
+	 * Reads the parts of a request, reserving what they hold in memory in the server's buffer
+	 * budget.
 	 * @param request the request, positioned at the start of its body
 	 * @param config the servlet's multipart config
 	 * @return the parts
-	 * @throws MultipartLimitException if a limit is passed
-	 * @throws StatusException 400 if the body is not well-formed multipart
+	 * @throws MultipartLimitException if a limit of the config is passed
+	 * @throws StatusException 400 if the body is not well-formed multipart or has too many parts,
+	 * 413 if a part's headers are too large, the core's status if no memory is free
 	 */
 	static MultipartParts read(ExchangeRequest request, MultipartConfigElement config) {
 		return read(request.input(), request.getContentType(), request.getContentLengthLong(),
-				location(request.getServletContext(), config.getLocation()), config);
+				location(request.getServletContext(), config.getLocation()), config,
+				request.exchange().context().settings().contentLimits(), request.core()::reserveMemory);
 	}
 
 	/**
@@ -57,11 +78,13 @@ final class MultipartParts {
 	 * @param contentType the request's content type, with the boundary
 	 * @param declared the request's content length, or -1
 	 * @param location where parts over the threshold are spooled
-	 * @param config the limits
+	 * @param config the servlet's limits
+	 * @param limits the container's limits: the most parts, the largest header section of one
+	 * @param memory where memory the parts hold is reserved
 	 * @return the parts
 	 */
 	static MultipartParts read(InputStream body, String contentType, long declared, Path location,
-			MultipartConfigElement config) {
+			MultipartConfigElement config, ContentLimits limits, RequestMemory memory) {
 		String boundary = MediaTypes.parameter(contentType, "boundary");
 		if (boundary == null || boundary.isEmpty() || boundary.length() > 200) {
 			throw new StatusException(HttpServletResponse.SC_BAD_REQUEST,
@@ -72,34 +95,45 @@ final class MultipartParts {
 			throw new MultipartLimitException("The multipart request of " + declared
 					+ " bytes exceeds the maximum request size of " + maxRequest + " bytes");
 		}
-		Reader reader = new Reader(body, boundary, maxRequest);
+		PartStore store = new PartStore(location, memory);
 		List<UploadPart> parts = new ArrayList<>();
+		boolean read = false;
 		try {
+			memory.reserve(BUFFER_SIZE);
+			Reader reader = new Reader(body, boundary, maxRequest, limits.maxPartHeaderSize());
 			reader.skipPreamble();
 			while (!reader.atEnd()) {
+				if (parts.size() == limits.maxParts()) {
+					// Spring's multipart resolver answers 413 for a message that says a limit was
+					// exceeded with a size or count in it: this one must stay a 400
+					throw StatusException.refusal(HttpServletResponse.SC_BAD_REQUEST, "More than "
+							+ limits.maxParts() + " parts in the multipart body (" + MAX_PARTS_PROPERTY + ")");
+				}
 				Map<String, List<String>> headers = reader.headers();
+				memory.reserve(2L * reader.headerBytes() + PART_OVERHEAD);
 				String disposition = first(headers, "content-disposition");
 				String name = MediaTypes.parameter(disposition, "name");
 				if (disposition == null || name == null) {
 					throw new StatusException(HttpServletResponse.SC_BAD_REQUEST,
 							"A multipart part has no Content-Disposition with a name");
 				}
-				UploadPart part = new UploadPart(headers, name, fileName(disposition), location,
+				UploadPart part = new UploadPart(headers, name, fileName(disposition), store,
 						Math.max(config.getFileSizeThreshold(), 0), config.getMaxFileSize());
 				parts.add(part);
 				reader.content(part);
 				part.close();
 			}
+			read = true;
 		}
 		catch (IOException ex) {
-			deleteAll(parts);
 			throw new UncheckedIOException(ex);
 		}
-		catch (RuntimeException ex) {
-			deleteAll(parts);
-			throw ex;
+		finally {
+			if (!read) {
+				deleteAll(parts, store);
+			}
 		}
-		return new MultipartParts(parts);
+		return new MultipartParts(parts, store);
 	}
 
 	private static Path location(ServletContext context, String configured) {
@@ -137,7 +171,7 @@ final class MultipartParts {
 	}
 
 	Collection<Part> parts() {
-		return Collections.unmodifiableList(new ArrayList<>(this.parts));
+		return Collections.unmodifiableList(this.parts);
 	}
 
 	/**
@@ -183,10 +217,10 @@ final class MultipartParts {
 
 	/** Deletes the temporary files; called when the request ends. */
 	void delete() {
-		deleteAll(this.parts);
+		deleteAll(this.parts, this.store);
 	}
 
-	private static void deleteAll(List<UploadPart> parts) {
+	private static void deleteAll(List<UploadPart> parts, PartStore store) {
 		for (UploadPart part : parts) {
 			try {
 				part.delete();
@@ -194,6 +228,12 @@ final class MultipartParts {
 			catch (IOException ex) {
 				// a temporary file that cannot be deleted stays in the context's temp directory
 			}
+		}
+		try {
+			store.delete();
+		}
+		catch (IOException ex) {
+			// as above
 		}
 	}
 
@@ -209,7 +249,11 @@ final class MultipartParts {
 
 		private final long maxRequest;
 
-		private final byte[] buffer = new byte[16 * 1024];
+		private final int maxHeaderBytes;
+
+		private final byte[] buffer = new byte[BUFFER_SIZE];
+
+		private int headerBytes;
 
 		private int start;
 
@@ -221,10 +265,11 @@ final class MultipartParts {
 
 		private boolean last;
 
-		Reader(InputStream in, String boundary, long maxRequest) {
+		Reader(InputStream in, String boundary, long maxRequest, int maxHeaderBytes) {
 			this.in = in;
 			this.delimiter = ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
 			this.maxRequest = maxRequest;
+			this.maxHeaderBytes = maxHeaderBytes;
 			// the first delimiter may open the body: pretend a CRLF came before it
 			this.buffer[0] = '\r';
 			this.buffer[1] = '\n';
@@ -274,16 +319,15 @@ final class MultipartParts {
 			}
 		}
 
-		/** Reads a part's header lines, up to the empty line. */
+		/**
+		 * Reads a part's header lines, up to the empty line, refusing a section larger than the
+		 * limit as soon as it is.
+		 */
 		Map<String, List<String>> headers() throws IOException {
 			Map<String, List<String>> headers = new LinkedHashMap<>();
-			int total = 0;
+			this.headerBytes = 0;
 			while (true) {
 				String line = line();
-				total += line.length() + 2;
-				if (total > MAX_HEADER_BYTES) {
-					throw malformed("part headers longer than " + MAX_HEADER_BYTES + " bytes");
-				}
 				if (line.isEmpty()) {
 					return headers;
 				}
@@ -297,21 +341,44 @@ final class MultipartParts {
 			}
 		}
 
+		/** The bytes of the header section read last, line ends included. */
+		int headerBytes() {
+			return this.headerBytes;
+		}
+
 		private String line() throws IOException {
+			int from = this.start;
 			while (true) {
-				for (int i = this.start; i + 1 < this.end; i++) {
+				for (int i = from; i + 1 < this.end; i++) {
 					if (this.buffer[i] == '\r' && this.buffer[i + 1] == '\n') {
+						int lineBytes = i + 2 - this.start;
+						checkHeaderSize(lineBytes);
+						this.headerBytes += lineBytes;
 						String line = new String(this.buffer, this.start, i - this.start, StandardCharsets.UTF_8);
 						this.start = i + 2;
 						return line;
 					}
 				}
+				// no line end yet, and the section already has what was read of this line
+				checkHeaderSize(this.end - this.start);
 				if (this.end - this.start >= this.buffer.length - 1) {
 					throw malformed("a part header line is longer than " + this.buffer.length + " bytes");
 				}
+				// the scan goes on where it stopped, at the last byte, which may be a CR
+				int scanned = Math.max(this.end - 1 - this.start, 0);
 				if (!fill()) {
 					throw malformed("the body ends inside part headers");
 				}
+				from = this.start + scanned;
+			}
+		}
+
+		private void checkHeaderSize(int lineBytes) {
+			if (this.headerBytes + lineBytes > this.maxHeaderBytes) {
+				// Spring's multipart resolver answers 413 for a message like this, as the container does
+				throw StatusException.refusal(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+						"A multipart part's header section exceeds the maximum size of " + this.maxHeaderBytes
+								+ " bytes (" + MAX_PART_HEADER_SIZE_PROPERTY + ")");
 			}
 		}
 

@@ -1,16 +1,15 @@
 package dev.ariadne.servlet;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
-import jakarta.servlet.http.HttpServletResponse;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.server.AsyncResponse;
+import dev.ariadne.server.Request;
 
 /**
  * The request body as the application reads it, straight from the core's body stream (never
@@ -176,26 +175,23 @@ final class RequestInput extends ServletInputStream {
 	}
 
 	/**
-	 * Reads the rest of the body, at most {@code max} bytes.
-	 * @param max the limit
+	 * Reads the whole body through the core, at most {@code max} bytes, which count in the
+	 * server's buffer budget until the exchange ends; nothing of the body may have been read.
+	 * @param core the core request
+	 * @param max the most bytes
 	 * @return the bytes
-	 * @throws StatusException 413 if the body is longer
-	 * @throws IOException if reading fails
+	 * @throws IOException if reading fails, the body is longer, or no memory is free for it
 	 */
-	byte[] readAtMost(long max) throws IOException {
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-		byte[] chunk = new byte[4096];
-		long total = 0;
-		int count;
-		while ((count = read(chunk, 0, chunk.length)) >= 0) {
-			total += count;
-			if (total > max) {
-				throw new StatusException(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
-						"Form body exceeds the maximum form size of " + max + " bytes");
-			}
-			bytes.write(chunk, 0, count);
+	byte[] readWhole(Request core, long max) throws IOException {
+		try {
+			byte[] bytes = core.bodyBytes(max);
+			this.finished = true;
+			return bytes;
 		}
-		return bytes.toByteArray();
+		catch (IOException ex) {
+			noteFraming(ex);
+			throw ex;
+		}
 	}
 
 	@Override

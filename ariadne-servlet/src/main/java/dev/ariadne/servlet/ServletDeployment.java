@@ -22,6 +22,7 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.server.ContentLimits;
 import dev.ariadne.server.Handler;
 
 /**
@@ -233,7 +234,7 @@ public final class ServletDeployment {
 
 		private Path documentRoot;
 
-		private long maxFormSize = 2 * 1024 * 1024;
+		private ContentLimits contentLimits = ContentLimits.DEFAULTS;
 
 		private String serverHeader;
 
@@ -440,16 +441,18 @@ public final class ServletDeployment {
 		}
 
 		/**
-		 * Sets the most bytes of an {@code application/x-www-form-urlencoded} body that are
-		 * parsed into parameters; a longer form fails with {@code 413}.
-		 * @param bytes the limit, 2 MiB unless set
+		 * Sets what a request may make the container parse beyond its head, each checked before
+		 * the work it bounds: the most parameters, query string and form body (or multipart
+		 * fields) together, beyond which the request fails with {@code 400}; the largest
+		 * {@code application/x-www-form-urlencoded} body parsed into parameters ({@code 413});
+		 * the most cookies ({@code 400}); the most parts of a multipart body ({@code 400}) and
+		 * the largest header section of one part ({@code 413}). The size of a part and of a
+		 * multipart request are the servlet's own ({@code MultipartConfigElement}).
+		 * @param limits the limits, {@link ContentLimits#DEFAULTS} unless set
 		 * @return this builder
 		 */
-		public Builder maxFormSize(long bytes) {
-			if (bytes < 0) {
-				throw new IllegalArgumentException("Max form size must not be negative, was " + bytes);
-			}
-			this.maxFormSize = bytes;
+		public Builder contentLimits(ContentLimits limits) {
+			this.contentLimits = Objects.requireNonNull(limits, "limits");
 			return this;
 		}
 
@@ -483,7 +486,7 @@ public final class ServletDeployment {
 			return new ServletDeployment(new Settings(this.contextPath, this.displayName, this.serverInfo,
 					Map.copyOf(this.initParameters), this.mimeTypes, Map.copyOf(this.localeCharsets), this.errorPages,
 					this.sessionTimeout, this.sessionSweepInterval, List.copyOf(this.initializers), loader,
-					this.tempDirectory, this.routeNamer, List.copyOf(this.sameSiteSuppliers), root, this.maxFormSize,
+					this.tempDirectory, this.routeNamer, List.copyOf(this.sameSiteSuppliers), root, this.contentLimits,
 					this.serverHeader));
 		}
 

@@ -132,6 +132,11 @@ final class ServletExchange {
 		return (this.currentServlet != null) ? this.currentServlet.multipartConfig() : null;
 	}
 
+	/** Whether the exchange is dispatching to an error page. */
+	boolean errorDispatching() {
+		return this.errorDispatching;
+	}
+
 	String currentServletName() {
 		return (this.currentServlet != null) ? this.currentServlet.getName() : null;
 	}
@@ -431,8 +436,9 @@ final class ServletExchange {
 			this.abort = failure;
 			return;
 		}
-		int status = statusOf(cause);
-		if (status >= 500) {
+		Throwable refusal = refusal(failure);
+		int status = statusOf(refusal);
+		if (status >= 500 && status != HttpServletResponse.SC_SERVICE_UNAVAILABLE) {
 			servletFailures.log(() -> "Servlet '" + currentOrMatched() + "' failed for " + this.request, failure);
 		}
 		else {
@@ -442,11 +448,36 @@ final class ServletExchange {
 			// the body's framing is broken: nothing more can be read from this connection
 			this.response.setHeader("Connection", "close");
 		}
-		boolean byStatus = cause instanceof StatusException || status != 500;
+		if (status == HttpServletResponse.SC_SERVICE_UNAVAILABLE && refusal != null
+				&& !this.response.containsHeader("Retry-After")) {
+			// no memory was free for the request: the client may try again
+			this.response.setHeader("Retry-After", "1");
+		}
+		boolean byStatus = refusal != null || status != 500;
 		String page = byStatus ? this.context.errorPages().forStatus(status)
 				: this.context.errorPages().forException(failure);
-		errorAttributes(status, cause.getMessage(), cause);
-		showErrorPage(status, cause.getMessage(), page);
+		String message = (refusal != null) ? refusal.getMessage() : cause.getMessage();
+		errorAttributes(status, message, cause);
+		showErrorPage(status, page, (refusal instanceof StatusException shown && shown.shown()) ? message : null);
+	}
+
+	/**
+	 * Finds what in a failure's causes says the container refused the request (a limit, a
+	 * malformed body, no memory free): the failures the container throws, whatever the
+	 * application wrapped them in (Spring's multipart resolver wraps them in a
+	 * {@code MultipartException}, its servlet in a {@link ServletException}).
+	 * @return the refusal, or {@code null} for a failure of the application
+	 */
+	private static Throwable refusal(Throwable failure) {
+		Throwable cause = failure;
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			if (cause instanceof StatusException || cause instanceof MultipartLimitException
+					|| (cause instanceof IOException && cause.getCause() instanceof HttpParseException)) {
+				return cause;
+			}
+			cause = cause.getCause();
+		}
+		return null;
 	}
 
 	private static Throwable rootCause(Throwable failure) {
@@ -460,14 +491,14 @@ final class ServletExchange {
 		return cause;
 	}
 
-	private static int statusOf(Throwable cause) {
-		if (cause instanceof StatusException statusException) {
+	private static int statusOf(Throwable refusal) {
+		if (refusal instanceof StatusException statusException) {
 			return statusException.status();
 		}
-		if (cause instanceof MultipartLimitException) {
+		if (refusal instanceof MultipartLimitException) {
 			return HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE;
 		}
-		if (cause instanceof IOException && cause.getCause() instanceof HttpParseException parse) {
+		if (refusal != null && refusal.getCause() instanceof HttpParseException parse) {
 			return parse.status().code();
 		}
 		return HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
@@ -489,7 +520,7 @@ final class ServletExchange {
 			return;
 		}
 		errorAttributes(status, message, failure);
-		showErrorPage(status, message, this.context.errorPages().forStatus(status));
+		showErrorPage(status, this.context.errorPages().forStatus(status), null);
 	}
 
 	private void errorAttributes(int status, String message, Throwable failure) {
@@ -508,12 +539,16 @@ final class ServletExchange {
 		}
 	}
 
-	private void showErrorPage(int status, String message, String page) {
+	/**
+	 * Dispatches to the error page, or writes the container's own error body.
+	 * @param shown a refusal's message that the container's own body shows, or {@code null}
+	 */
+	private void showErrorPage(int status, String page, String shown) {
 		this.response.prepareErrorPage(status);
 		ServletDispatcher target = (page != null && !this.errorDispatching)
 				? ServletDispatcher.forPath(this.context, page) : null;
 		if (target == null) {
-			defaultErrorBody(status);
+			defaultErrorBody(status, shown);
 			return;
 		}
 		this.errorDispatching = true;
@@ -528,7 +563,7 @@ final class ServletExchange {
 				return;
 			}
 			this.response.prepareErrorPage(status);
-			defaultErrorBody(status);
+			defaultErrorBody(status, shown);
 			return;
 		}
 		finally {
@@ -537,14 +572,14 @@ final class ServletExchange {
 		if (this.response.errorPending()) {
 			int pageStatus = this.response.getStatus();
 			this.response.prepareErrorPage(pageStatus);
-			defaultErrorBody(pageStatus);
+			defaultErrorBody(pageStatus, shown);
 		}
 	}
 
-	/** The container's own error body, when no error page answers. */
-	private void defaultErrorBody(int status) {
+	/** The container's own error body, when no error page answers: the status, and a refusal's message. */
+	private void defaultErrorBody(int status, String shown) {
 		Status known = Status.of(status);
-		String body = status + " " + known.reason() + "\n";
+		String body = status + " " + known.reason() + "\n" + ((shown != null) ? shown + "\n" : "");
 		this.response.setContentType("text/plain;charset=UTF-8");
 		try {
 			this.response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));

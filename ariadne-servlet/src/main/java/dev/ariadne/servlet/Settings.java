@@ -11,6 +11,8 @@ import java.util.function.Function;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 
+import dev.ariadne.server.ContentLimits;
+
 /**
  * What a {@link ServletDeployment.Builder} collected; fixed when the deployment is built.
  *
@@ -29,12 +31,13 @@ import jakarta.servlet.http.HttpServletRequest;
  * @param routeNamer the route value reported for a request's metrics, or {@code null}
  * @param sameSiteSuppliers give the {@code SameSite} value of a response cookie
  * @param documentRoot static resources, or {@code null} for none
- * @param maxFormSize the most bytes of a form body parsed into parameters
+ * @param contentLimits what a request may make the container parse: parameters, form body,
+ * cookies, multipart parts
  * @param serverHeader the {@code Server} header of every response, or {@code null} for none
  */
 record Settings(String contextPath, String displayName, String serverInfo, Map<String, String> initParameters,
 		MimeTypes mimeTypes, Map<Locale, Charset> localeCharsets, ErrorPages errorPages, Duration sessionTimeout,
 		Duration sessionSweepInterval, List<ServletStartup> initializers, ClassLoader classLoader, Path tempDirectory,
 		Function<HttpServletRequest, String> routeNamer, List<Function<Cookie, String>> sameSiteSuppliers,
-		DocumentRoot documentRoot, long maxFormSize, String serverHeader) {
+		DocumentRoot documentRoot, ContentLimits contentLimits, String serverHeader) {
 }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -19,10 +18,13 @@ import jakarta.servlet.http.Part;
 
 /**
  * One part of a {@code multipart/form-data} request: its headers and its content, held in
- * memory up to the servlet's file-size threshold and in a temporary file beyond it. Written
- * while the body is read ({@link #write(byte[], int, int)}); read-only afterwards.
+ * memory up to the servlet's file-size threshold, beyond it in the request's spool file while
+ * small and in a temporary file of its own when larger ({@link PartStore}). Written while the
+ * body is read ({@link #write(byte[], int, int)}, then {@link #close()}); read-only afterwards.
  */
 final class UploadPart implements Part {
+
+	private static final byte[] EMPTY = new byte[0];
 
 	private final Map<String, List<String>> headers;
 
@@ -30,15 +32,17 @@ final class UploadPart implements Part {
 
 	private final String fileName;
 
-	private final Path location;
+	private final PartStore store;
 
 	private final long threshold;
 
 	private final long maxSize;
 
-	private byte[] memory = new byte[0];
+	/** The content of a part kept in memory, once complete. */
+	private byte[] memory = EMPTY;
 
-	private int memoryCount;
+	/** Where the content starts in the request's spool file, or -1. */
+	private long spoolStart = -1;
 
 	private Path file;
 
@@ -48,17 +52,17 @@ final class UploadPart implements Part {
 
 	private boolean movedAway;
 
-	UploadPart(Map<String, List<String>> headers, String name, String fileName, Path location, long threshold,
+	UploadPart(Map<String, List<String>> headers, String name, String fileName, PartStore store, long threshold,
 			long maxSize) {
 		this.headers = headers;
 		this.name = name;
 		this.fileName = fileName;
-		this.location = location;
+		this.store = store;
 		this.threshold = threshold;
 		this.maxSize = maxSize;
 	}
 
-	/** Appends content; moves it to a temporary file once it passes the threshold. */
+	/** Appends content; moves it to a file of its own once it is too large for the spool. */
 	void write(byte[] bytes, int offset, int length) throws IOException {
 		if (length == 0) {
 			return;
@@ -68,31 +72,29 @@ final class UploadPart implements Part {
 			throw new MultipartLimitException("The part '" + this.name + "' exceeds the maximum file size of "
 					+ this.maxSize + " bytes");
 		}
-		if (this.fileOut == null && this.size > this.threshold) {
-			this.file = Files.createTempFile(Files.createDirectories(this.location), "upload-", ".part");
+		if (this.fileOut == null && this.size > Math.max(this.threshold, PartStore.SMALL_PART)) {
+			this.file = this.store.newFile();
 			this.fileOut = Files.newOutputStream(this.file);
-			this.fileOut.write(this.memory, 0, this.memoryCount);
-			this.memory = null;
+			this.store.writeBuffered(this.fileOut);
 		}
 		if (this.fileOut != null) {
 			this.fileOut.write(bytes, offset, length);
 			return;
 		}
-		if (this.memoryCount + length > this.memory.length) {
-			byte[] grown = new byte[Math.max(this.memoryCount + length, Math.min(this.memory.length * 2 + 256,
-					(int) Math.min(this.threshold, Integer.MAX_VALUE - 8)))];
-			System.arraycopy(this.memory, 0, grown, 0, this.memoryCount);
-			this.memory = grown;
-		}
-		System.arraycopy(bytes, offset, this.memory, this.memoryCount, length);
-		this.memoryCount += length;
+		this.store.buffer(bytes, offset, length);
 	}
 
-	/** Ends the content. */
+	/** Ends the content: keeps it in memory up to the threshold, else in the spool or its file. */
 	void close() throws IOException {
 		if (this.fileOut != null) {
 			this.fileOut.close();
 			this.fileOut = null;
+		}
+		else if (this.size > this.threshold) {
+			this.spoolStart = this.store.spoolBuffered();
+		}
+		else if (this.size > 0) {
+			this.memory = this.store.takeBuffered();
 		}
 	}
 
@@ -100,16 +102,15 @@ final class UploadPart implements Part {
 		return this.fileName == null;
 	}
 
-	boolean inMemory() {
-		return this.file == null;
-	}
-
 	@Override
 	public InputStream getInputStream() throws IOException {
 		if (this.file != null) {
 			return Files.newInputStream(this.file);
 		}
-		return new ByteArrayInputStream(this.memory, 0, this.memoryCount);
+		if (this.spoolStart >= 0) {
+			return this.store.openSpooled(this.spoolStart, this.size);
+		}
+		return new ByteArrayInputStream(this.memory);
 	}
 
 	@Override
@@ -134,17 +135,20 @@ final class UploadPart implements Part {
 
 	@Override
 	public void write(String fileName) throws IOException {
-		Path target = this.location.resolve(fileName);
+		Path target = this.store.location().resolve(fileName);
 		Files.createDirectories(target.toAbsolutePath().getParent());
 		if (this.file != null) {
 			Files.move(this.file, target, StandardCopyOption.REPLACE_EXISTING);
 			this.file = target;
-			this.memory = null;
 			// moved where the application wants it: no longer a temporary file
 			this.movedAway = true;
 			return;
 		}
-		Files.write(target, Arrays.copyOf(this.memory, this.memoryCount));
+		if (this.spoolStart >= 0) {
+			this.store.copySpooled(this.spoolStart, this.size, target);
+			return;
+		}
+		Files.write(target, this.memory);
 	}
 
 	@Override
@@ -156,8 +160,9 @@ final class UploadPart implements Part {
 		if (this.file != null && !this.movedAway) {
 			Files.deleteIfExists(this.file);
 		}
-		this.memory = new byte[0];
-		this.memoryCount = 0;
+		// content in the spool stays there until the request ends, unreadable through this part
+		this.spoolStart = -1;
+		this.memory = EMPTY;
 	}
 
 	@Override

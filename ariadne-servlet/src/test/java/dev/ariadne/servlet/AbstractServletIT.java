@@ -19,6 +19,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.ariadne.server.ContentLimits;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.routing.Route;
 
@@ -603,7 +604,7 @@ abstract class AbstractServletIT {
 	@Test
 	void refusesAFormLargerThanTheLimitWith413() throws IOException {
 		ServletDeployment.Builder small = ServletDeployment.builder()
-			.maxFormSize(10)
+			.contentLimits(new ContentLimits(1000, 10, 200, 50, 512))
 			.initializer((context) -> context.addServlet("params", Servlets.of(AbstractServletIT::params))
 				.addMapping("/"));
 		try (ServletServer limited = ServletServer.start(model(), small)) {

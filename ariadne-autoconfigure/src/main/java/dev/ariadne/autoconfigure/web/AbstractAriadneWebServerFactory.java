@@ -212,14 +212,16 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	/**
 	 * Returns a builder for the listener's servlet deployment with what every kind of
 	 * application shares: the server info, the route naming, the temporary directory, the
-	 * class loader, compression and the {@code Server} header.
+	 * class loader, compression, the {@code Server} header and the content limits of
+	 * {@code ariadne.server.request.*}.
 	 * @return the builder
 	 */
 	protected ServletDeployment.Builder deploymentBuilder() {
 		ServletDeployment.Builder deployment = ServletDeployment.builder()
 			.serverInfo("Ariadne/" + AriadneServer.version())
 			.routeNamer(this.routeNamer)
-			.tempDirectory(createTempDir("ariadne").toPath());
+			.tempDirectory(createTempDir("ariadne").toPath())
+			.contentLimits(this.serverConfig.contentLimits());
 		ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
 		if (classLoader != null) {
 			deployment.classLoader(classLoader);

@@ -27,7 +27,8 @@ import dev.ariadne.server.routing.RouteMatch;
 /**
  * The {@link Request} of one exchange: the parsed head, the route match and the body. Query
  * parameters and the decoded path are computed only when asked for. A body read whole
- * ({@link #bodyBytes()}) counts in the server's {@link BufferBudget} until the exchange ends.
+ * ({@link #bodyBytes()}) and memory a handler reserves ({@link #reserveMemory}) count in the
+ * server's {@link BufferBudget} until the exchange ends.
  */
 final class ServerRequest implements Request {
 
@@ -50,7 +51,7 @@ final class ServerRequest implements Request {
 
 	private final long budgetWaitNanos;
 
-	/** Bytes of {@link #budget} this request holds for bodies read whole. */
+	/** Bytes of {@link #budget} this request holds for bodies read whole and reserved memory. */
 	private long reserved;
 
 	private RouteMatch match;
@@ -202,30 +203,74 @@ final class ServerRequest implements Request {
 
 	@Override
 	public byte[] bodyBytes() throws IOException {
+		return readWhole(Long.MAX_VALUE);
+	}
+
+	@Override
+	public byte[] bodyBytes(long max) throws IOException {
+		if (max < 0) {
+			throw new IllegalArgumentException("The most bytes of a body must not be negative, was " + max);
+		}
+		return readWhole(max);
+	}
+
+	private byte[] readWhole(long max) throws IOException {
 		if (!this.head.hasBody()) {
 			return new byte[0];
 		}
 		if (!this.head.chunked()) {
 			long declared = this.head.contentLength();
+			if (declared > max) {
+				throw longerThan(max);
+			}
 			take(declared);
 			byte[] bytes = new byte[(int) declared];
 			int length = fill(bytes, 0);
 			// shorter when part of the body was read before
 			return (length == bytes.length) ? bytes : shrink(bytes, length);
 		}
-		take(INITIAL_CHUNKED_ARRAY);
-		byte[] bytes = new byte[INITIAL_CHUNKED_ARRAY];
+		long most = Math.min(max, Integer.MAX_VALUE - 8);
+		int initial = (int) Math.min(INITIAL_CHUNKED_ARRAY, most);
+		take(initial);
+		byte[] bytes = new byte[initial];
 		int length = 0;
 		while (true) {
 			length = fill(bytes, length);
 			if (length < bytes.length) {
 				return shrink(bytes, length);
 			}
-			long grown = Math.min((long) bytes.length * 2, Integer.MAX_VALUE - 8);
+			if (length >= most) {
+				// as many bytes as allowed: the body must end here
+				if (this.body.read() < 0) {
+					return bytes;
+				}
+				throw longerThan(max);
+			}
+			long grown = Math.min((long) bytes.length * 2, most);
 			take(grown);
 			bytes = Arrays.copyOf(bytes, (int) grown);
 			release(length);
 		}
+	}
+
+	private static IOException longerThan(long max) {
+		return RequestBody.badBody(new HttpParseException(Status.CONTENT_TOO_LARGE_413,
+				"Request body is larger than the " + max + " bytes allowed here"));
+	}
+
+	@Override
+	public void reserveMemory(long bytes) throws IOException {
+		if (bytes < 0) {
+			throw new IllegalArgumentException("Bytes to reserve must not be negative, was " + bytes);
+		}
+		if (bytes == 0) {
+			return;
+		}
+		if (this.reserved + bytes > this.budget.bulkLimit()) {
+			throw RequestBody.badBody(new HttpParseException(Status.CONTENT_TOO_LARGE_413,
+					"The request needs more memory than the server holds for one exchange"));
+		}
+		reserve(bytes, "No memory free for the request; try again later");
 	}
 
 	/** Reads into the array from an offset until it is full or the body ends; returns the end. */
@@ -257,10 +302,13 @@ final class ServerRequest implements Request {
 			throw RequestBody.badBody(new HttpParseException(Status.CONTENT_TOO_LARGE_413,
 					"Request body of " + bytes + " bytes is larger than the server holds for a handler"));
 		}
+		reserve(bytes, "No memory free for the request body; try again later");
+	}
+
+	private void reserve(long bytes, String refusal) throws IOException {
 		try {
 			if (!this.budget.reserve(bytes, this.budgetWaitNanos)) {
-				throw RequestBody.badBody(new HttpParseException(Status.SERVICE_UNAVAILABLE_503,
-						"No memory free for the request body; try again later"));
+				throw RequestBody.badBody(new HttpParseException(Status.SERVICE_UNAVAILABLE_503, refusal));
 			}
 		}
 		catch (InterruptedException ex) {
@@ -276,7 +324,8 @@ final class ServerRequest implements Request {
 	}
 
 	/**
-	 * Gives back what bodies read whole held of the budget: the exchange is over.
+	 * Gives back what bodies read whole and reserved memory held of the budget: the exchange is
+	 * over.
 	 */
 	void releaseBodies() {
 		this.budget.release(this.reserved);

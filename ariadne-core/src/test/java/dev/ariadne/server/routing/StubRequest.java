@@ -101,6 +101,15 @@ final class StubRequest implements Request {
 	}
 
 	@Override
+	public byte[] bodyBytes(long max) {
+		return new byte[0];
+	}
+
+	@Override
+	public void reserveMemory(long bytes) {
+	}
+
+	@Override
 	public Headers trailers() {
 		return new Headers();
 	}
