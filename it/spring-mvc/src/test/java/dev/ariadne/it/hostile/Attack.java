@@ -363,6 +363,8 @@ final class Attack implements AutoCloseable {
 				ByteBuffer first = this.out.peek();
 				this.channel.write(first);
 				if (first.hasRemaining()) {
+					// the socket's buffer is full: the rest when it is writable again
+					interest();
 					return;
 				}
 				this.out.poll();
