@@ -54,6 +54,9 @@ import dev.ariadne.server.tls.TlsSocket;
  */
 public final class SocketConnection implements RequestSink, TrackedConnection, AsyncHost {
 
+	/** How many bytes a virtual thread reads between yields of its carrier. */
+	private static final int YIELD_EVERY = 16 * 1024;
+
 	private static final Logger logger = System.getLogger(SocketConnection.class.getName());
 
 	private static final RateLimitedLogger connectionErrors = RateLimitedLogger.of(logger, Level.ERROR,
@@ -139,6 +142,9 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 	private long startNanos;
 
 	private long queueWaitNanos;
+
+	/** Bytes read since a virtual thread last yielded its carrier. */
+	private int readSinceYield;
 
 	private boolean keep;
 
@@ -552,6 +558,7 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 			if (read > 0) {
 				in.position(in.position() + read);
 			}
+			shareCarrier(read);
 			return read;
 		}
 		finally {
@@ -575,7 +582,25 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		this.in.clear();
 		int read = this.input.read(this.in.array(), 0, this.in.capacity());
 		this.in.limit(Math.max(read, 0));
+		shareCarrier(read);
 		return read;
+	}
+
+	/**
+	 * On a virtual thread, yields its carrier after every {@value #YIELD_EVERY} bytes read: the
+	 * scheduler does not time-slice, and a thread whose reads never wait (a client sending as fast
+	 * as it can) would otherwise keep one of the few carriers while others wait for one, for as
+	 * long as the client keeps sending. A platform thread is time-sliced by the kernel.
+	 */
+	private void shareCarrier(int read) {
+		if (this.pinsWorker || read <= 0) {
+			return;
+		}
+		this.readSinceYield += read;
+		if (this.readSinceYield >= YIELD_EVERY) {
+			this.readSinceYield = 0;
+			Thread.yield();
+		}
 	}
 
 	/** Parses past the end of the current request (a body-less request's completion event). */
@@ -647,9 +672,11 @@ public final class SocketConnection implements RequestSink, TrackedConnection, A
 		long deadline = System.nanoTime() + Answers.LINGER_NANOS;
 		byte[] scrap = this.in.array();
 		while (System.nanoTime() < deadline) {
-			if (this.input.read(scrap, 0, scrap.length) < 0) {
+			int read = this.input.read(scrap, 0, scrap.length);
+			if (read < 0) {
 				break;
 			}
+			shareCarrier(read);
 		}
 	}
 
