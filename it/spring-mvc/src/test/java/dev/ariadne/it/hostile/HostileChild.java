@@ -83,6 +83,7 @@ final class HostileChild implements AutoCloseable {
 		reader.setDaemon(true);
 		reader.start();
 		awaitHealthy();
+		warmUp();
 		this.startupMillis = (System.nanoTime() - start) / 1_000_000;
 	}
 
@@ -126,6 +127,28 @@ final class HostileChild implements AutoCloseable {
 		}
 		close();
 		throw new IOException(this + " was not healthy within " + STARTUP.toSeconds() + " s; its output:\n" + output());
+	}
+
+	/**
+	 * Serves what an application in production has served before it is attacked: its pages, and
+	 * an answer by its error page, whose first rendering loads classes that the attack would
+	 * otherwise be timed with.
+	 */
+	private void warmUp() throws IOException {
+		URI app = URI.create("http://127.0.0.1:" + this.port);
+		try {
+			for (int i = 0; i < 20; i++) {
+				this.http.send(HttpRequest.newBuilder(app.resolve("/")).build(), BodyHandlers.discarding());
+				this.http.send(HttpRequest.newBuilder(app.resolve("/form"))
+					.header("Content-Type", "application/x-www-form-urlencoded")
+					.POST(HttpRequest.BodyPublishers.ofString((i % 2 == 0) ? "k0=x" : "other=x"))
+					.build(), BodyHandlers.discarding());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("Interrupted while " + this + " warmed up", ex);
+		}
 	}
 
 	private static void pause(long millis) {
