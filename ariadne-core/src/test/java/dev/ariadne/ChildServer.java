@@ -20,6 +20,7 @@ import dev.ariadne.server.Response;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.AcceptError;
+import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.ServerStats;
 
 /**
@@ -181,6 +182,11 @@ public final class ChildServer {
 			text.append("acceptErrors.").append(error.tag()).append('=').append(stats.acceptErrors(error)).append('\n');
 		}
 		text.append("fatalErrors=").append(stats.fatalErrors()).append('\n');
+		for (Defence defence : Defence.values()) {
+			text.append("defences.").append(defence.tag()).append('=').append(stats.defences(defence, false)).append('\n');
+			text.append("defences.").append(defence.tag()).append(".low-resources=")
+				.append(stats.defences(defence, true)).append('\n');
+		}
 		text.append("open=").append(stats.openConnections()).append('\n');
 		text.append("accepted=").append(stats.acceptedConnections()).append('\n');
 		text.append("buffers=").append(stats.buffersUsed()).append('\n');
