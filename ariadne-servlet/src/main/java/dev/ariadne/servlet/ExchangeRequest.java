@@ -43,7 +43,6 @@ import jakarta.servlet.http.Part;
 
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
-import dev.ariadne.http.Status;
 import dev.ariadne.server.Request;
 
 /**
@@ -61,8 +60,6 @@ final class ExchangeRequest implements HttpServletRequest {
 	private static final String FORM = "application/x-www-form-urlencoded";
 
 	private static final String MULTIPART = "multipart/form-data";
-
-	private static final String MAX_FORM_SIZE_PROPERTY = "ariadne.server.request.max-form-size";
 
 	private final ServletExchange exchange;
 
@@ -310,7 +307,7 @@ final class ExchangeRequest implements HttpServletRequest {
 			multipart().addFieldsTo(parsed, getCharacterEncoding());
 		}
 		else if (this.inputMode == 0 && "POST".equals(getMethod()) && FORM.equals(type)) {
-			byte[] form = readForm();
+			byte[] form = readForm(parsed);
 			parsed.addEncoded(form, 0, form.length, bodyCharset());
 		}
 		try {
@@ -325,24 +322,17 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	/**
 	 * Reads a form body whole, counted in the server's buffer budget until the exchange ends.
-	 * @throws StatusException 413 beyond the most form bytes, 503 when no memory is free for it
+	 * @param parsed the parameters so far, whose room bounds the pairs of the body
+	 * @throws StatusException 413 beyond the most form bytes, 400 at the pair beyond the most
+	 * parameters, 503 when no memory is free for it
 	 */
-	private byte[] readForm() {
-		long max = this.context.settings().contentLimits().maxFormSize();
-		long declared = getContentLengthLong();
-		if (declared > max) {
-			throw StatusException.refusal(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "Form body of " + declared
-					+ " bytes exceeds the maximum form size of " + max + " bytes (" + MAX_FORM_SIZE_PROPERTY + ")");
-		}
+	private byte[] readForm(Parameters parsed) {
 		try {
-			return this.input.readWhole(this.core, max);
+			byte[] form = FormBody.read(this.input, getContentLengthLong(),
+					this.context.settings().contentLimits().maxFormSize(), parsed, this.core::reserveMemory);
+			return form;
 		}
 		catch (IOException ex) {
-			if (ex.getCause() instanceof HttpParseException parse
-					&& parse.status() == Status.CONTENT_TOO_LARGE_413) {
-				throw StatusException.refusal(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "Form body too large: "
-						+ parse.reason() + " (" + MAX_FORM_SIZE_PROPERTY + " is " + max + " bytes)", ex);
-			}
 			throw refused(ex, "Reading the form body failed");
 		}
 	}

@@ -147,10 +147,26 @@ final class Parameters {
 	/** Counts one more parameter, refusing the one past the limit before any work on it. */
 	private void admit() {
 		if (this.count == this.max) {
-			throw StatusException.refusal(HttpServletResponse.SC_BAD_REQUEST,
-					"More than " + this.max + " request parameters (" + MAX_PARAMETERS_PROPERTY + ")");
+			throw tooMany();
 		}
 		this.count++;
+	}
+
+	/**
+	 * Returns how many more parameters these may take.
+	 * @return the room left
+	 */
+	int room() {
+		return this.max - this.count;
+	}
+
+	/**
+	 * Returns the refusal of the parameter past the limit.
+	 * @return the 400 that names the property
+	 */
+	StatusException tooMany() {
+		return StatusException.refusal(HttpServletResponse.SC_BAD_REQUEST,
+				"More than " + this.max + " request parameters (" + MAX_PARAMETERS_PROPERTY + ")");
 	}
 
 	private void store(String name, String value) {

@@ -9,7 +9,6 @@ import jakarta.servlet.ServletInputStream;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.server.AsyncResponse;
-import dev.ariadne.server.Request;
 
 /**
  * The request body as the application reads it, straight from the core's body stream (never
@@ -172,26 +171,6 @@ final class RequestInput extends ServletInputStream {
 	@Override
 	public int available() throws IOException {
 		return (fetched() > 0) ? fetched() : (this.finished ? 0 : this.body.available());
-	}
-
-	/**
-	 * Reads the whole body through the core, at most {@code max} bytes, which count in the
-	 * server's buffer budget until the exchange ends; nothing of the body may have been read.
-	 * @param core the core request
-	 * @param max the most bytes
-	 * @return the bytes
-	 * @throws IOException if reading fails, the body is longer, or no memory is free for it
-	 */
-	byte[] readWhole(Request core, long max) throws IOException {
-		try {
-			byte[] bytes = core.bodyBytes(max);
-			this.finished = true;
-			return bytes;
-		}
-		catch (IOException ex) {
-			noteFraming(ex);
-			throw ex;
-		}
 	}
 
 	@Override

@@ -15,18 +15,39 @@ import dev.ariadne.server.connection.Answers;
  * which the {@link Watchdog} bounds), and the linger after a last answer. The input is the
  * socket's, or {@code TlsSocket}'s once a handshake completed. Used by the connection's thread
  * only.
+ *
+ * <p>On a virtual thread, the input yields the carrier after every {@value #YIELD_EVERY} bytes
+ * read: the scheduler does not time-slice, and a thread whose reads never wait (a client sending
+ * as fast as it can) would otherwise keep one of the few carriers while others wait for one, for
+ * as long as the client keeps sending. A platform thread is time-sliced by the kernel.
  */
 final class SocketInput {
 
+	/** How many bytes a virtual thread reads between yields of its carrier. */
+	private static final int YIELD_EVERY = 16 * 1024;
+
 	private final Socket socket;
+
+	/** Whether the connection's thread is a virtual thread, which yields its carrier now and then. */
+	private final boolean yields;
+
+	/** Bytes read since a virtual thread last yielded its carrier. */
+	private int readSinceYield;
 
 	private InputStream input;
 
 	/** Whether the last read set a socket timeout, which a read without a deadline must clear. */
 	private boolean timeoutSet;
 
-	SocketInput(Socket socket) {
+	/**
+	 * Creates the input of a connection.
+	 * @param socket the socket
+	 * @param yields whether the connection's thread yields its carrier now and then (a virtual
+	 * thread), rather than being time-sliced by the kernel (a pool worker)
+	 */
+	SocketInput(Socket socket, boolean yields) {
 		this.socket = socket;
+		this.yields = yields;
 	}
 
 	/**
@@ -88,6 +109,7 @@ final class SocketInput {
 			if (read > 0) {
 				in.position(in.position() + read);
 			}
+			shareCarrier(read);
 			return read;
 		}
 		finally {
@@ -107,9 +129,22 @@ final class SocketInput {
 		this.socket.setSoTimeout((int) TimeUnit.NANOSECONDS.toMillis(Answers.LINGER_NANOS));
 		long deadline = System.nanoTime() + Answers.LINGER_NANOS;
 		while (System.nanoTime() < deadline) {
-			if (this.input.read(scrap, 0, scrap.length) < 0) {
+			int read = this.input.read(scrap, 0, scrap.length);
+			if (read < 0) {
 				break;
 			}
+			shareCarrier(read);
+		}
+	}
+
+	private void shareCarrier(int read) {
+		if (!this.yields || read <= 0) {
+			return;
+		}
+		this.readSinceYield += read;
+		if (this.readSinceYield >= YIELD_EVERY) {
+			this.readSinceYield = 0;
+			Thread.yield();
 		}
 	}
 

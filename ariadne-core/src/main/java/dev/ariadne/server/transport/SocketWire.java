@@ -110,7 +110,8 @@ public final class SocketWire implements Wire, TrackedConnection {
 		this.pinsWorker = pinsWorker;
 		this.loop = new SocketLoop(this, context, this.idle, pinsWorker);
 		this.writer = new SocketWriter(this.socket, context.budget(), this.loop::hand);
-		this.input = new SocketInput(this.socket);
+		// a virtual thread yields its carrier now and then; a pool worker is time-sliced
+		this.input = new SocketInput(this.socket, !pinsWorker);
 		this.host = new SocketHost(this, this.loop, entry, this.writer);
 		this.remote = (InetSocketAddress) this.socket.getRemoteSocketAddress();
 		this.local = (InetSocketAddress) this.socket.getLocalSocketAddress();
