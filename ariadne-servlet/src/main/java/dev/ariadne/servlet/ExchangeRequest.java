@@ -307,8 +307,8 @@ final class ExchangeRequest implements HttpServletRequest {
 			multipart().addFieldsTo(parsed, getCharacterEncoding());
 		}
 		else if (this.inputMode == 0 && "POST".equals(getMethod()) && FORM.equals(type)) {
-			byte[] form = readForm(parsed);
-			parsed.addEncoded(form, 0, form.length, bodyCharset());
+			FormBody form = readForm(parsed);
+			parsed.addEncoded(form.bytes(), 0, form.length(), bodyCharset());
 		}
 		try {
 			// held until the exchange ends, as the form body is
@@ -326,11 +326,10 @@ final class ExchangeRequest implements HttpServletRequest {
 	 * @throws StatusException 413 beyond the most form bytes, 400 at the pair beyond the most
 	 * parameters, 503 when no memory is free for it
 	 */
-	private byte[] readForm(Parameters parsed) {
+	private FormBody readForm(Parameters parsed) {
 		try {
-			byte[] form = FormBody.read(this.input, getContentLengthLong(),
+			return FormBody.read(this.input, getContentLengthLong(),
 					this.context.settings().contentLimits().maxFormSize(), parsed, this.core::reserveMemory);
-			return form;
 		}
 		catch (IOException ex) {
 			throw refused(ex, "Reading the form body failed");

@@ -51,18 +51,28 @@ final class FormBody {
 	 * @param parameters the parameters read so far (the query string's), whose room is the most
 	 * pairs the body may have
 	 * @param memory where what the body holds is reserved
-	 * @return the body's bytes
+	 * @return the body: its bytes are the first {@link #length()} of {@link #bytes()}
 	 * @throws StatusException 413 past the most bytes, 400 at the pair past the room
 	 * @throws IOException if reading fails, or no memory is free
 	 */
-	static byte[] read(InputStream in, long declared, long max, Parameters parameters, RequestMemory memory)
+	static FormBody read(InputStream in, long declared, long max, Parameters parameters, RequestMemory memory)
 			throws IOException {
 		if (declared > max) {
 			throw tooLarge("Form body of " + declared + " bytes exceeds the maximum form size of " + max + " bytes");
 		}
 		FormBody form = new FormBody(max, parameters, memory);
 		form.readFrom(in, declared);
-		return (form.length == form.bytes.length) ? form.bytes : Arrays.copyOf(form.bytes, form.length);
+		return form;
+	}
+
+	/** The buffer the body was read into, its bytes first: not copied to the body's length. */
+	byte[] bytes() {
+		return this.bytes;
+	}
+
+	/** How many bytes the body has. */
+	int length() {
+		return this.length;
 	}
 
 	private void readFrom(InputStream in, long declared) throws IOException {
