@@ -27,7 +27,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 @AnalyzeClasses(packages = "dev.ariadne", importOptions = ImportOption.DoNotIncludeTests.class)
 class PackageRulesTest {
 
-	private static final String HTTP = "dev.ariadne.http..";
+	private static final String HTTP = "dev.ariadne.http";
+
+	private static final String HTTP2 = "dev.ariadne.http2..";
 
 	private static final String API = "dev.ariadne.server";
 
@@ -57,6 +59,9 @@ class PackageRulesTest {
 
 	@ArchTest
 	static final ArchRule codecImportsOnlyJava = mayImport(HTTP);
+
+	@ArchTest
+	static final ArchRule http2CodecImportsOnlyJavaAndTheCodec = mayImport(HTTP2, HTTP);
 
 	@ArchTest
 	static final ArchRule statisticsImportOnlyJava = mayImport(STATS);
