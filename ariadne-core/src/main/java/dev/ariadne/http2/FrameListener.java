@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * <p>The reader checks each frame's own format (RFC 9113 §6: its length, whether it may be on
  * stream 0, its padding) and nothing that needs a connection's state: stream states, the order
  * of {@code CONTINUATION} frames and flow control are the listener's. A {@link ByteBuffer} passed
- * here is a read-only view valid only during the call. A method throws {@link Http2Exception}
+ * here is a view of the reader's input, valid only during the call, not to be written to. A method throws {@link Http2Exception}
  * only for a connection error, which ends reading; the reader passes it on to its caller.
  */
 public interface FrameListener {
