@@ -20,8 +20,8 @@ public final class Http2SettingsHeader {
 	/**
 	 * Decodes the field's value into the settings it carries, each checked as a received
 	 * {@code SETTINGS} frame's is; unknown settings are ignored (RFC 9113 §6.5.2) and a repeated
-	 * one keeps its last value (§6.5.3). Trailing {@code '='} padding, which the sender should
-	 * omit, is tolerated.
+	 * one keeps its last value (§6.5.3). A payload of 6-byte entries never needs padding, so a
+	 * {@code '='} is refused with the other characters outside the base64url alphabet.
 	 * @param value the field value, without surrounding whitespace; empty for no settings
 	 * @return the settings, only those present in the value
 	 * @throws Http2Exception a connection error {@link ErrorCode#PROTOCOL_ERROR} when the value is
