@@ -34,30 +34,7 @@ import dev.ariadne.http.Version;
  */
 public final class RequestFields implements HeaderListener {
 
-	private static final String CONNECTION_SPECIFIC = "Connection-specific field (RFC 9113 §8.2.2)";
-
 	private static final String UNKNOWN_PSEUDO = "Unknown pseudo-header field (RFC 9113 §8.3)";
-
-	/** Lower-case tchar (RFC 9110 §5.6.2): what a field name may hold (RFC 9113 §8.2.1). */
-	private static final boolean[] NAME = new boolean[128];
-
-	/** tchar of either case: what a method may hold. */
-	private static final boolean[] TOKEN = new boolean[128];
-
-	/** The characters of a host and port (RFC 3986 §3.2.2), as {@code Host} is checked in HTTP/1.1. */
-	private static final boolean[] AUTHORITY = new boolean[128];
-
-	static {
-		for (char c : "0123456789abcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~".toCharArray()) {
-			NAME[c] = true;
-			TOKEN[c] = true;
-			TOKEN[Character.toUpperCase(c)] = true;
-		}
-		for (char c : "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-._~%!$&'()*+,;=:[]"
-			.toCharArray()) {
-			AUTHORITY[c] = true;
-		}
-	}
 
 	private final int maxFieldCount;
 
@@ -205,11 +182,11 @@ public final class RequestFields implements HeaderListener {
 		if (!checkName(name) || !checkValue(value)) {
 			return;
 		}
+		if (FieldRules.isConnectionSpecific(name)) {
+			fail("Connection-specific field (RFC 9113 §8.2.2)");
+			return;
+		}
 		switch (name) {
-			case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade" -> {
-				fail(CONNECTION_SPECIFIC);
-				return;
-			}
 			case "te" -> {
 				if (!value.equalsIgnoreCase("trailers")) {
 					fail("te with a value other than trailers (RFC 9113 §8.2.2)");
@@ -235,40 +212,19 @@ public final class RequestFields implements HeaderListener {
 	}
 
 	private boolean checkName(String name) {
-		for (int i = 0; i < name.length(); i++) {
-			char c = name.charAt(i);
-			if (c >= 128 || !NAME[c]) {
-				fail((c >= 'A' && c <= 'Z') ? "Upper-case field name (RFC 9113 §8.2.1)"
-						: "Invalid character in a field name (RFC 9113 §8.2.1)");
-				return false;
-			}
+		String problem = FieldRules.nameProblem(name);
+		if (problem != null) {
+			fail(problem);
 		}
-		return true;
+		return problem == null;
 	}
 
 	private boolean checkValue(String value) {
-		int length = value.length();
-		if (length > 0 && (isWhitespace(value.charAt(0)) || isWhitespace(value.charAt(length - 1)))) {
-			fail("Field value starting or ending with whitespace (RFC 9113 §8.2.1)");
-			return false;
+		String problem = FieldRules.valueProblem(value);
+		if (problem != null) {
+			fail(problem);
 		}
-		for (int i = 0; i < length; i++) {
-			char c = value.charAt(i);
-			if (c == 0 || c == '\r' || c == '\n') {
-				fail("NUL, CR or LF in a field value (RFC 9113 §8.2.1)");
-				return false;
-			}
-			// other controls are invalid too (RFC 9110 §5.5), and HTTP/1.1 refuses them as well
-			if ((c < 0x20 && c != '\t') || c == 0x7F || c > 0xFF) {
-				fail("Control character in a field value (RFC 9110 §5.5)");
-				return false;
-			}
-		}
-		return true;
-	}
-
-	private static boolean isWhitespace(char c) {
-		return c == ' ' || c == '\t';
+		return problem == null;
 	}
 
 	private void contentLength(String value) {
@@ -401,11 +357,8 @@ public final class RequestFields implements HeaderListener {
 		if (name.isEmpty()) {
 			throw malformed(streamId, "Empty :method (RFC 9113 §8.3.1)");
 		}
-		for (int i = 0; i < name.length(); i++) {
-			char c = name.charAt(i);
-			if (c >= 128 || !TOKEN[c]) {
-				throw malformed(streamId, ":method is not a token (RFC 9110 §9.1)");
-			}
+		if (!FieldRules.isToken(name)) {
+			throw malformed(streamId, ":method is not a token (RFC 9110 §9.1)");
 		}
 		Method method = Method.of(name);
 		if (this.protocol != null && method != Method.CONNECT) {
@@ -425,12 +378,7 @@ public final class RequestFields implements HeaderListener {
 			throw malformed(streamId, "Extended CONNECT without :authority (RFC 8441 §4)");
 		}
 		String scheme = this.scheme;
-		boolean schemeValid = !scheme.isEmpty() && isAlpha(scheme.charAt(0));
-		for (int i = 1; i < scheme.length() && schemeValid; i++) {
-			char c = scheme.charAt(i);
-			schemeValid = isAlpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
-		}
-		if (!schemeValid) {
+		if (!FieldRules.isScheme(scheme)) {
 			throw malformed(streamId, "Invalid :scheme (RFC 3986 §3.1)");
 		}
 		if (this.path.isEmpty()) {
@@ -443,10 +391,6 @@ public final class RequestFields implements HeaderListener {
 				&& (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
 			throw malformed(streamId, "An http(s) request without :authority or host (RFC 9113 §8.3.1)");
 		}
-	}
-
-	private static boolean isAlpha(char c) {
-		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 	}
 
 	private void checkAuthorityAndHost(int streamId) throws Http2Exception {
@@ -467,17 +411,9 @@ public final class RequestFields implements HeaderListener {
 	}
 
 	private static void checkAuthority(int streamId, String value, String what) throws Http2Exception {
-		if (value.isEmpty()) {
-			throw malformed(streamId, "Empty " + what + " (RFC 9113 §8.3.1)");
-		}
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			if (c == '@') {
-				throw malformed(streamId, "Userinfo in " + what + " (RFC 9113 §8.3.1)");
-			}
-			if (c >= 128 || !AUTHORITY[c]) {
-				throw malformed(streamId, "Invalid character in " + what + " (RFC 3986 §3.2.2)");
-			}
+		String problem = FieldRules.authorityProblem(value, what);
+		if (problem != null) {
+			throw malformed(streamId, problem);
 		}
 	}
 

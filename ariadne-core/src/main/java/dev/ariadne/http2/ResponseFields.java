@@ -55,22 +55,10 @@ public final class ResponseFields {
 		for (int i = 0; i < headers.size(); i++) {
 			String name = lowerCase(headers.name(i));
 			// a name starting with ':' would pass for a pseudo-header field; Headers does not check
-			if (!isConnectionSpecific(name) && !name.isEmpty() && name.charAt(0) != ':') {
+			if (!FieldRules.isConnectionSpecific(name) && !name.isEmpty() && name.charAt(0) != ':') {
 				sink.field(name, headers.value(i));
 			}
 		}
-	}
-
-	/**
-	 * Returns whether a lower-case field name is one HTTP/2 forbids (RFC 9113 §8.2.2).
-	 * @param name the name, lower case
-	 * @return whether it is connection-specific
-	 */
-	static boolean isConnectionSpecific(String name) {
-		return switch (name) {
-			case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade" -> true;
-			default -> false;
-		};
 	}
 
 	/**

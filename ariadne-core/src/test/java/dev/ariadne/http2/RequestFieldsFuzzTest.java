@@ -161,7 +161,7 @@ class RequestFieldsFuzzTest {
 			check(!name.isEmpty() && name.equals(name.toLowerCase(Locale.ROOT)), "a name not lower case");
 			check(name.chars().allMatch((c) -> c < 128 && (Character.isLetterOrDigit(c) || "!#$%&'*+-.^_`|~".indexOf(c) >= 0)),
 					"a name not a token");
-			check(!ResponseFields.isConnectionSpecific(name), "a connection-specific field");
+			check(!FieldRules.isConnectionSpecific(name), "a connection-specific field");
 			check(!name.equals("te") || value.equalsIgnoreCase("trailers"), "te other than trailers");
 			check(value.chars().allMatch((c) -> (c >= 0x20 && c != 0x7F && c <= 0xFF) || c == '\t'),
 					"a control character in a value");
