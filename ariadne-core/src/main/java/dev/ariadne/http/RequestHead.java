@@ -1,11 +1,14 @@
 package dev.ariadne.http;
 
+import java.util.Objects;
+
 /**
  * The request line and header section of one request, as parsed, with the framing facts the
  * parser derived from them.
  *
- * <p>Built by {@link RequestParser} and handed to its {@link RequestSink}; a new instance per
- * request, so it may be kept after the parser has moved on to the next pipelined request.
+ * <p>Built by {@link RequestParser} and handed to its {@link RequestSink}, or by another codec
+ * (HTTP/2) through {@link #of}; a new instance per request, so it may be kept after the codec has
+ * moved on to the next request.
  */
 public final class RequestHead {
 
@@ -58,6 +61,48 @@ public final class RequestHead {
 		this.pathAndQuery = pathAndQuery;
 		this.version = version;
 		this.headers = headers;
+	}
+
+	/**
+	 * Makes the head of a request that did not come as a request line, for a codec other than
+	 * {@link RequestParser} (HTTP/2, which has already checked its fields). The target is checked
+	 * as a request line's is: its characters, and that it has the form given ({@code /...} for
+	 * origin-form, {@code *} only with {@code OPTIONS}, {@code host:port} only with
+	 * {@code CONNECT}, {@code http(s)://host...} without userinfo); unlike a request line,
+	 * {@code CONNECT} may come with an origin-form target, as extended {@code CONNECT} (RFC 8441)
+	 * does. {@link #expectContinue()} follows from an {@code Expect: 100-continue} field in
+	 * {@code headers}; any other expectation is the caller's to refuse.
+	 * @param method the method
+	 * @param target the target as received
+	 * @param form the form of the target
+	 * @param version the version
+	 * @param headers the header fields, kept (not copied)
+	 * @param contentLength the declared body length, or -1 when none was declared
+	 * @param bodyFollows whether a body follows the head; without a declared length it then ends
+	 * with the message (HTTP/2: the stream), and {@link #chunked()} reports {@code true}
+	 * @return the head
+	 * @throws HttpParseException 400 when the target has an invalid character or is not of that form
+	 * @throws IllegalArgumentException if {@code contentLength} is below -1, or above 0 while no body
+	 * follows
+	 */
+	public static RequestHead of(Method method, String target, TargetForm form, Version version, Headers headers,
+			long contentLength, boolean bodyFollows) throws HttpParseException {
+		Objects.requireNonNull(method, "method");
+		Objects.requireNonNull(target, "target");
+		Objects.requireNonNull(form, "form");
+		Objects.requireNonNull(version, "version");
+		Objects.requireNonNull(headers, "headers");
+		if (contentLength < -1 || (!bodyFollows && contentLength > 0)) {
+			throw new IllegalArgumentException("Content length " + contentLength + " with"
+					+ (bodyFollows ? "" : "out") + " a body");
+		}
+		RequestHead head = RequestTarget.head(method, target, form, version, headers);
+		head.contentLength = contentLength;
+		head.chunked = bodyFollows && contentLength < 0;
+		// RFC 9110 §10.1.1: HTTP/1.0 cannot receive a 1xx response
+		head.expectContinue = version != Version.HTTP_1_0
+				&& "100-continue".equalsIgnoreCase(headers.get(HeaderName.EXPECT));
+		return head;
 	}
 
 	/**
@@ -119,8 +164,10 @@ public final class RequestHead {
 	}
 
 	/**
-	 * Returns whether the body is framed by the chunked transfer coding.
-	 * @return whether chunked
+	 * Returns whether the body has no declared length: framed by the chunked transfer coding in
+	 * HTTP/1.1, or in HTTP/2 carried by {@code DATA} frames up to the end of the stream without a
+	 * {@code content-length}.
+	 * @return whether chunked, or of undeclared length
 	 */
 	public boolean chunked() {
 		return this.chunked;
@@ -138,14 +185,15 @@ public final class RequestHead {
 	/**
 	 * Returns whether the client asked for the connection to persist after this exchange:
 	 * HTTP/1.1 unless it sent {@code Connection: close}; HTTP/1.0 only with
-	 * {@code Connection: keep-alive}.
+	 * {@code Connection: keep-alive}; HTTP/2 always (it has no {@code Connection} field, and ends a
+	 * connection with {@code GOAWAY}).
 	 * @return whether the client wants the connection kept
 	 */
 	public boolean keepAlive() {
 		if (this.closeRequested) {
 			return false;
 		}
-		return this.version == Version.HTTP_1_1 || this.keepAliveRequested;
+		return this.version != Version.HTTP_1_0 || this.keepAliveRequested;
 	}
 
 	/**
@@ -164,6 +212,16 @@ public final class RequestHead {
 	 */
 	public Headers trailers() {
 		return (this.trailers != null) ? this.trailers : EMPTY;
+	}
+
+	/**
+	 * Sets the trailer fields, for a codec other than {@link RequestParser} (which sets them
+	 * itself): once the trailer section has been read and before the end of the body is reported,
+	 * so that whoever sees the end of the body sees them too.
+	 * @param trailers the trailer fields, kept (not copied)
+	 */
+	public void trailers(Headers trailers) {
+		this.trailers = Objects.requireNonNull(trailers, "trailers");
 	}
 
 	private static final Headers EMPTY = new Headers(0);

@@ -378,7 +378,7 @@ public final class RequestParser {
 		Version version = RequestTarget.version(b, i + 1, end);
 		String target = new String(b, targetStart, targetEnd - targetStart, StandardCharsets.ISO_8859_1);
 		this.fields = new Headers();
-		this.head = RequestTarget.head(method, target, b, targetStart, targetEnd, version, this.fields);
+		this.head = RequestTarget.head(method, target, version, this.fields);
 		this.state = State.HEADERS;
 		this.sectionBytes = 0;
 	}

@@ -9,7 +9,13 @@ public enum Version {
 	HTTP_1_0("HTTP/1.0"),
 
 	/** HTTP/1.1: connections persist unless either side sends {@code Connection: close}. */
-	HTTP_1_1("HTTP/1.1");
+	HTTP_1_1("HTTP/1.1"),
+
+	/**
+	 * HTTP/2 (RFC 9113): requests are streams multiplexed on one connection, which persists;
+	 * written {@code HTTP/2.0}, as Servlet's {@code getProtocol()} reports it.
+	 */
+	HTTP_2("HTTP/2.0");
 
 	private final String text;
 
@@ -19,7 +25,7 @@ public enum Version {
 
 	/**
 	 * Returns the protocol version as it appears on the wire.
-	 * @return {@code HTTP/1.0} or {@code HTTP/1.1}
+	 * @return {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}
 	 */
 	public String text() {
 		return this.text;
