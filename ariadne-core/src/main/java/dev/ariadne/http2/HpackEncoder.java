@@ -171,21 +171,19 @@ public final class HpackEncoder {
 		// Both lengths first: they check the characters before anything is written.
 		long nameHuffman = (nameIndex == 0) ? HpackHuffman.encodedLength(name) : 0;
 		long valueHuffman = HpackHuffman.encodedLength(value);
-		long entry = HpackDynamicTable.entrySize(name.length(), value.length());
-		if (secret) {
-			integer(NEVER_INDEXED, 4, nameIndex);
-		}
-		else if (entry <= this.table.capacity() * 3L / 4) {
+		boolean index = !secret
+				&& HpackDynamicTable.entrySize(name.length(), value.length()) <= this.table.capacity() * 3L / 4;
+		if (index) {
 			integer(INCREMENTAL, 6, nameIndex);
 		}
 		else {
-			integer(WITHOUT_INDEXING, 4, nameIndex);
+			integer(secret ? NEVER_INDEXED : WITHOUT_INDEXING, 4, nameIndex);
 		}
 		if (nameIndex == 0) {
 			string(name, nameHuffman);
 		}
 		string(value, valueHuffman);
-		if (!secret && entry <= this.table.capacity() * 3L / 4) {
+		if (index) {
 			this.table.add(name, value);
 		}
 	}

@@ -140,7 +140,8 @@ final class HpackHuffman {
 	 * @return the bound, for sizing the destination of {@link #decode}
 	 */
 	static int maxDecodedLength(int length) {
-		return (int) (length * 8L / 5);
+		// Clamped so that callers adding an offset stay within an int; no real block comes near.
+		return (int) Math.min(length * 8L / 5, Integer.MAX_VALUE / 2);
 	}
 
 	/**

@@ -153,32 +153,33 @@ class HpackDecoderTest {
 	}
 
 	static Stream<Arguments> invalidBlocks() {
-		return Stream.of(argumentSet("index 0 (§6.1)", "80"),
-				argumentSet("an index past the empty dynamic table", "be"),
-				argumentSet("an index past the static and dynamic tables", "400161 0162 c0"),
-				argumentSet("a name index past the tables", "7f 00 01 61"),
-				argumentSet("an integer above 2^31-1", "ff 80 ff ff ff 08"),
-				argumentSet("an integer of six continuation octets", "ff 80 80 80 80 80 00"),
-				argumentSet("the block ends inside an integer", "ff 80"),
-				argumentSet("the block ends before a value", "41"),
-				argumentSet("the block ends before a name", "40"),
-				argumentSet("a value longer than the block", "41 03 61 62"),
-				argumentSet("a Huffman length longer than the block", "41 85 6402"),
-				argumentSet("a name longer than the block", "40 7f 10 61"),
-				argumentSet("an empty literal name", "00 00 01 61"),
-				argumentSet("Huffman padding of 8 bits", "41 81 ff"),
-				argumentSet("Huffman padding that is not ones", "41 81 00"),
-				argumentSet("EOS in a Huffman string", "41 84 ffff ffff"),
-				argumentSet("a size update above the setting", "3f e2 1f"),
-				argumentSet("a size update after a field (§4.2)", "82 20"),
-				argumentSet("three size updates", "20 20 20 82"));
+		return Stream.of(argumentSet("index 0 (§6.1)", "80", "with index 0"),
+				argumentSet("an index past the empty dynamic table", "be", "Index past"),
+				argumentSet("an index past the static and dynamic tables", "400161 0162 c0", "Index past"),
+				argumentSet("a name index past the tables", "7f 00 01 61", "Index past"),
+				argumentSet("an integer above 2^31-1", "ff 80 ff ff ff 08", "Integer above"),
+				argumentSet("an integer of six continuation octets", "ff 80 80 80 80 80 00", "Integer above"),
+				argumentSet("the block ends inside an integer", "ff 80", "ends inside an integer"),
+				argumentSet("the block ends before a value", "41", "ends before a string"),
+				argumentSet("the block ends before a name", "40", "ends before a string"),
+				argumentSet("a value longer than the block", "41 03 61 62", "longer than the rest"),
+				argumentSet("a Huffman length longer than the block", "41 85 6402", "longer than the rest"),
+				argumentSet("a name longer than the block", "40 7f 10 61", "longer than the rest"),
+				argumentSet("an empty literal name", "00 00 01 61", "empty name"),
+				argumentSet("Huffman padding of 8 bits", "41 81 ff", "padding"),
+				argumentSet("Huffman padding that is not ones", "41 81 00", "padding"),
+				argumentSet("EOS in a Huffman string", "41 84 ffff ffff", "contains EOS"),
+				argumentSet("a size update above the setting", "3f e2 1f", "above SETTINGS_HEADER_TABLE_SIZE"),
+				argumentSet("a size update after a field (§4.2)", "82 20", "after a field"),
+				argumentSet("three size updates", "20 20 20 82", "More than two"));
 	}
 
 	@ParameterizedTest
 	@MethodSource("invalidBlocks")
-	void rejectsInvalidBlocksAsCompressionConnectionErrors(String block) {
+	void rejectsInvalidBlocksAsCompressionConnectionErrors(String block, String reason) {
 		HpackDecoder decoder = new HpackDecoder(4096, Long.MAX_VALUE);
 		assertThatExceptionOfType(Http2Exception.class).isThrownBy(() -> decode(decoder, block))
+			.withMessageContaining(reason)
 			.satisfies((ex) -> assertThat(ex.error()).isEqualTo(ErrorCode.COMPRESSION_ERROR))
 			.satisfies((ex) -> assertThat(ex.isConnectionError()).isTrue());
 	}
@@ -227,7 +228,8 @@ class HpackDecoderTest {
 	@Test
 	void reportsFieldsUpToTheHeaderListLimitAndKeepsTheTableInStep() throws Http2Exception {
 		// C.3.1's list is 42 + 43 + 38 + 57 = 180 octets (RFC 9113 §6.5.2).
-		assertThat(decoded(new HpackDecoder(4096, 180), REQUESTS[0][0])).isEqualTo("true " + List.of(REQUEST_FIELDS[0]));
+		assertThat(decoded(new HpackDecoder(4096, 180), REQUESTS[0][0]))
+			.isEqualTo("true " + List.of(REQUEST_FIELDS[0]));
 		HpackDecoder decoder = new HpackDecoder(4096, 179);
 		assertThat(decoded(decoder, REQUESTS[0][0])).isEqualTo("false [:method: GET, :scheme: http, :path: /]");
 		assertThat(HpackDynamicTableTest.entries(decoder.table())).containsExactly(REQUEST_TABLES[0]);

@@ -44,7 +44,8 @@ class HpackEncoderTest {
 			encoder.huffman(huffman == 1);
 			for (int i = 0; i < REQUESTS.length; i++) {
 				String where = "C." + (3 + huffman) + "." + (i + 1);
-				assertThat(encode(encoder, REQUEST_FIELDS[i])).as(where).isEqualTo(REQUESTS[i][huffman].replace(" ", ""));
+				assertThat(encode(encoder, REQUEST_FIELDS[i])).as(where)
+					.isEqualTo(REQUESTS[i][huffman].replace(" ", ""));
 				assertThat(HpackDynamicTableTest.entries(encoder.table())).as(where).containsExactly(REQUEST_TABLES[i]);
 				assertThat(encoder.table().size()).as(where).isEqualTo(REQUEST_SIZES[i]);
 			}

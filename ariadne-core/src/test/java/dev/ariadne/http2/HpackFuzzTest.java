@@ -55,6 +55,8 @@ class HpackFuzzTest {
 	private static final String[] COMMON_VALUES = { "", "0", "200", "gzip", "text/html; charset=utf-8",
 			"no-cache", "Mon, 21 Oct 2013 20:13:21 GMT" };
 
+	private static final String TOKEN = "abcdefghijklmnopqrstuvwxyz0123456789-";
+
 	private static final int[] TABLE_SIZES = { 0, 32, 64, 100, 256, 1000, 4096, 8192 };
 
 	/** How hostile blocks are made. */
@@ -203,7 +205,8 @@ class HpackFuzzTest {
 			}
 			case REPLACE_OCTET -> {
 				if (out.length > 0) {
-					out[at] = (byte) pick(random, 0x00, 0x01, 0x0f, 0x10, 0x1f, 0x20, 0x3f, 0x40, 0x7f, 0x80, 0xbe, 0xff);
+					out[at] = (byte) pick(random, 0x00, 0x01, 0x0f, 0x10, 0x1f, 0x20, 0x3f, 0x40, 0x7f, 0x80, 0xbe,
+							0xff);
 				}
 			}
 			case INSERT -> {
@@ -253,7 +256,7 @@ class HpackFuzzTest {
 	private static String octets(Random random, int length, boolean anyOctet) {
 		char[] chars = new char[length];
 		for (int i = 0; i < length; i++) {
-			chars[i] = anyOctet ? (char) random.nextInt(256) : "abcdefghijklmnopqrstuvwxyz0123456789-".charAt(random.nextInt(37));
+			chars[i] = anyOctet ? (char) random.nextInt(256) : TOKEN.charAt(random.nextInt(TOKEN.length()));
 		}
 		return new String(chars);
 	}
