@@ -5,8 +5,10 @@ package dev.ariadne.http2;
  * (each entry's name and value octets plus 32, §4.1) never exceeds its capacity.
  *
  * <p>Entries live in a ring of parallel arrays, so an insertion or an eviction moves nothing; the
- * ring grows (doubling) only until it holds as many entries as the capacity allows. Names and
- * values are ISO-8859-1 strings: one octet per character.
+ * ring's length is a power of two (slots are masked, not divided) and grows, doubling, only until
+ * it holds as many entries as the capacity allows. Names and
+ * values are ISO-8859-1 strings: one octet per character. The encoder's lookups scan hashes kept
+ * beside the entries, and compare strings only when a hash matches.
  */
 final class HpackDynamicTable {
 
@@ -16,6 +18,12 @@ final class HpackDynamicTable {
 	private String[] names = new String[8];
 
 	private String[] values = new String[8];
+
+	/** Each entry's name hash, for {@link #find}. */
+	private int[] nameHashes = new int[8];
+
+	/** Each entry's name-and-value hash, for {@link #find}. */
+	private int[] fieldHashes = new int[8];
 
 	/** The ring slot of the oldest entry. */
 	private int oldest;
@@ -102,9 +110,11 @@ final class HpackDynamicTable {
 		if (this.length == this.names.length) {
 			grow();
 		}
-		int slot = (this.oldest + this.length) % this.names.length;
+		int slot = (this.oldest + this.length) & (this.names.length - 1);
 		this.names[slot] = name;
 		this.values[slot] = value;
+		this.nameHashes[slot] = name.hashCode();
+		this.fieldHashes[slot] = fieldHash(name.hashCode(), value);
 		this.length++;
 		this.size += entry;
 	}
@@ -134,25 +144,28 @@ final class HpackDynamicTable {
 	 */
 	int find(String name, String value) {
 		int nameHash = name.hashCode();
+		int fieldHash = fieldHash(nameHash, value);
 		int nameOnly = 0;
-		for (int index = 1; index <= this.length; index++) {
-			int slot = slot(index);
-			String candidate = this.names[slot];
-			if (candidate.hashCode() != nameHash || !candidate.equals(name)) {
-				continue;
-			}
-			if (this.values[slot].equals(value)) {
+		int mask = this.names.length - 1;
+		for (int index = 1, slot = (this.oldest + this.length - 1) & mask; index <= this.length; index++,
+				slot = (slot - 1) & mask) {
+			if (this.fieldHashes[slot] == fieldHash && this.names[slot].equals(name)
+					&& this.values[slot].equals(value)) {
 				return index;
 			}
-			if (nameOnly == 0) {
+			if (nameOnly == 0 && this.nameHashes[slot] == nameHash && this.names[slot].equals(name)) {
 				nameOnly = -index;
 			}
 		}
 		return nameOnly;
 	}
 
+	private static int fieldHash(int nameHash, String value) {
+		return nameHash * 31 + value.hashCode();
+	}
+
 	private int slot(int index) {
-		return (this.oldest + this.length - index) % this.names.length;
+		return (this.oldest + this.length - index) & (this.names.length - 1);
 	}
 
 	private void evictTo(long target) {
@@ -163,7 +176,7 @@ final class HpackDynamicTable {
 			// Drop the references, so an evicted entry's strings can be collected.
 			this.names[this.oldest] = null;
 			this.values[this.oldest] = null;
-			this.oldest = (this.oldest + 1) % this.names.length;
+			this.oldest = (this.oldest + 1) & (this.names.length - 1);
 			this.length--;
 		}
 		if (this.length == 0) {
@@ -175,12 +188,19 @@ final class HpackDynamicTable {
 		int old = this.names.length;
 		String[] grownNames = new String[old * 2];
 		String[] grownValues = new String[old * 2];
+		int[] grownNameHashes = new int[old * 2];
+		int[] grownFieldHashes = new int[old * 2];
 		for (int i = 0; i < this.length; i++) {
-			grownNames[i] = this.names[(this.oldest + i) % old];
-			grownValues[i] = this.values[(this.oldest + i) % old];
+			int slot = (this.oldest + i) & (old - 1);
+			grownNames[i] = this.names[slot];
+			grownValues[i] = this.values[slot];
+			grownNameHashes[i] = this.nameHashes[slot];
+			grownFieldHashes[i] = this.fieldHashes[slot];
 		}
 		this.names = grownNames;
 		this.values = grownValues;
+		this.nameHashes = grownNameHashes;
+		this.fieldHashes = grownFieldHashes;
 		this.oldest = 0;
 	}
 
