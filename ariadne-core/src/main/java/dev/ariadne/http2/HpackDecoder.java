@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * {@code CONTINUATION}s, assembled and size-capped by the frame layer), in the order the blocks
  * arrived. One decoder serves one connection; it is not thread-safe and keeps no thread. Every
  * error is a {@link ErrorCode#COMPRESSION_ERROR} connection error (RFC 9113 §4.3), after which
- * the decoder's state is undefined and the connection must end.
+ * the decoder's state is undefined and the connection must end; fields reported before the error
+ * belong to a block that is void.
  *
  * <p>The header list limit ({@code SETTINGS_MAX_HEADER_LIST_SIZE}, RFC 9113 §6.5.2) is a defence
  * against blocks that expand far beyond their size: once the fields decoded so far exceed it,
@@ -48,9 +49,14 @@ public final class HpackDecoder {
 	private boolean withinLimit;
 
 	/**
-	 * Creates a decoder whose dynamic table starts at the size this side advertises.
-	 * @param maxTableSize the {@code SETTINGS_HEADER_TABLE_SIZE} this side advertises: the
-	 * largest table the peer may ask for
+	 * Creates a decoder whose dynamic table starts with the setting in force as its capacity.
+	 *
+	 * <p>A setting binds the peer only once it has acknowledged it (RFC 9113 §6.5.3), and a client
+	 * may send requests before that: a side that advertises less than
+	 * {@value Settings#DEFAULT_HEADER_TABLE_SIZE} passes {@value Settings#DEFAULT_HEADER_TABLE_SIZE}
+	 * here and its own value to {@link #maxTableSize(int)} on the acknowledgement.
+	 * @param maxTableSize the {@code SETTINGS_HEADER_TABLE_SIZE} in force: the largest table the
+	 * peer may ask for
 	 * @param maxHeaderListSize the largest header list reported whole, in octets counted as
 	 * RFC 9113 §6.5.2 counts them ({@link Long#MAX_VALUE} for no limit)
 	 */
