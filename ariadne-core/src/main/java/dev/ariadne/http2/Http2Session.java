@@ -25,6 +25,8 @@ public final class Http2Session {
 	private static final HeaderListener DISCARD = (name, value) -> {
 	};
 
+	private static final ByteBuffer PREFACE = Preface.bytes();
+
 	final Http2Limits limits;
 
 	final SessionListener listener;
@@ -135,7 +137,7 @@ public final class Http2Session {
 
 	private boolean readPreface(ByteBuffer bytes) throws Http2Exception {
 		while (bytes.hasRemaining() && this.prefaceRead < Preface.LENGTH) {
-			if (bytes.get() != Preface.byteAt(this.prefaceRead++)) {
+			if (bytes.get() != PREFACE.get(this.prefaceRead++)) {
 				throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "Invalid connection preface");
 			}
 		}
@@ -241,7 +243,7 @@ public final class Http2Session {
 			return false;
 		}
 		this.encoder.startBlock();
-		ResponseFields.response(status, headers, this.encoder::add);
+		ResponseFields.head(status, headers, this.encoder::add);
 		writeBlock(stream, this.encoder.endBlock(), endStream);
 		return true;
 	}

@@ -314,17 +314,19 @@ final class SessionInput implements FrameListener {
 		}
 		RequestHead head;
 		try {
-			head = this.fields.head(streamId);
+			head = this.fields.head(streamId, endStream);
 		}
 		catch (Http2Exception ex) {
-			refuse(stream, ex.error());
+			if (this.fields.tooLarge()) {
+				stream.delivered = true;
+				session.listener.headersTooLarge(streamId, endStream);
+			}
+			else {
+				refuse(stream, ex.error());
+			}
 			return;
 		}
 		stream.declaredLength = head.contentLength();
-		if (endStream && stream.declaredLength > 0) {
-			refuse(stream, ErrorCode.PROTOCOL_ERROR);
-			return;
-		}
 		stream.delivered = true;
 		session.listener.request(streamId, head, endStream);
 	}

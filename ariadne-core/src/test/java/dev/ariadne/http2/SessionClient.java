@@ -40,7 +40,7 @@ final class SessionClient implements SessionListener {
 
 	private final FrameReader outputReader = new FrameReader(FrameType.MAX_MAX_FRAME_SIZE);
 
-	private final ByteBuffer pending = ByteBuffer.allocate(1 << 20);
+	private final ByteBuffer pending = ByteBuffer.allocate(4 << 20);
 
 	private final Feed feed;
 
@@ -66,7 +66,7 @@ final class SessionClient implements SessionListener {
 
 	SessionClient preface() {
 		for (int i = 0; i < Preface.LENGTH; i++) {
-			this.pending.put(Preface.byteAt(i));
+			this.pending.put(Preface.bytes().get(i));
 		}
 		return this;
 	}
