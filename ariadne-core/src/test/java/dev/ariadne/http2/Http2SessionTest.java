@@ -369,10 +369,10 @@ class Http2SessionTest {
 	@EnumSource(Feed.class)
 	void aWindowUpdateOfZeroIsAnError(Feed feed) {
 		SessionClient client = connected(feed);
-		client.get(1, "/").windowUpdate(1, 0).send();
+		client.get(1, "/").raw(4, FrameType.WINDOW_UPDATE, 0, 1, new byte[4]).send();
 		assertThat(client.take()).containsExactly("request 1 GET / end", "reset 1 PROTOCOL_ERROR",
 				"RST_STREAM 1 PROTOCOL_ERROR");
-		assertThat(client.windowUpdate(0, 0).send().take()).containsExactly("GOAWAY 1 PROTOCOL_ERROR");
+		assertThat(client.raw(4, FrameType.WINDOW_UPDATE, 0, 0, new byte[4]).send().take()).containsExactly("GOAWAY 1 PROTOCOL_ERROR");
 	}
 
 	@ParameterizedTest
