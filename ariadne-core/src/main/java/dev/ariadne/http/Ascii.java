@@ -19,6 +19,8 @@ final class Ascii {
 
 	private static final boolean[] TARGET = new boolean[256];
 
+	private static final boolean[] HOST = new boolean[128];
+
 	static {
 		for (int c = '0'; c <= '9'; c++) {
 			TOKEN[c] = true;
@@ -35,6 +37,11 @@ final class Ascii {
 			FIELD_VALUE[c] = c != 0x7F;
 		}
 		FIELD_VALUE[HTAB] = true;
+		// a host and port (RFC 3986 §3.2.2): unreserved, pct-encoded, sub-delims, ':' and IP-literal brackets
+		for (char c : "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-._~%!$&'()*+,;=:[]"
+			.toCharArray()) {
+			HOST[c] = true;
+		}
 		// request-target: visible US-ASCII only; anything else must be percent-encoded
 		for (int c = 0x21; c < 0x7F; c++) {
 			TARGET[c] = true;
@@ -64,6 +71,10 @@ final class Ascii {
 
 	static boolean isFieldValue(byte b) {
 		return FIELD_VALUE[b & 0xFF];
+	}
+
+	static boolean isHost(char c) {
+		return c < 128 && HOST[c];
 	}
 
 	static boolean isTarget(byte b) {

@@ -70,10 +70,7 @@ final class HeadFields {
 
 	private static void checkHost(String value) throws HttpParseException {
 		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-					|| "-._~%!$&'()*+,;=:[]".indexOf(c) >= 0;
-			if (!allowed) {
+			if (!Ascii.isHost(value.charAt(i))) {
 				throw bad("Invalid Host header");
 			}
 		}

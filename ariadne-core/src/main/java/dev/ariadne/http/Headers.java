@@ -55,6 +55,44 @@ public final class Headers {
 	}
 
 	/**
+	 * Returns whether a string is an HTTP token (RFC 9110 §5.6.2), as field names and methods are.
+	 * @param text the string
+	 * @return whether it is a non-empty token
+	 */
+	public static boolean isToken(CharSequence text) {
+		return text.length() > 0 && Ascii.isToken(text);
+	}
+
+	/**
+	 * Returns whether a character may be part of a field name (a token character).
+	 * @param c the character
+	 * @return whether it is a token character
+	 */
+	public static boolean isTokenChar(char c) {
+		return c <= 0xFF && Ascii.isToken((byte) c);
+	}
+
+	/**
+	 * Returns whether a character may be part of a {@code Host} value, or an HTTP/2
+	 * {@code :authority}: a host and port (RFC 3986 §3.2.2).
+	 * @param c the character
+	 * @return whether it is allowed in a host and port
+	 */
+	public static boolean isHostChar(char c) {
+		return Ascii.isHost(c);
+	}
+
+	/**
+	 * Returns whether a character may be part of a field value: visible, obs-text, SP or HTAB,
+	 * never CR, LF or another control character (RFC 9110 §5.5).
+	 * @param c the character
+	 * @return whether it is allowed in a value
+	 */
+	public static boolean isValueChar(char c) {
+		return c <= 0xFF && Ascii.isFieldValue((byte) c);
+	}
+
+	/**
 	 * Appends a field, keeping any field of the same name.
 	 * @param name the field name
 	 * @param value the field value

@@ -1,32 +1,13 @@
 package dev.ariadne.http2;
 
+import dev.ariadne.http.Headers;
+
 /**
  * The syntax of single fields in HTTP/2 (RFC 9113 §8.2.1, §8.2.2, §8.3.1): each check returns
  * {@code null} when the field is valid, or the reason it is not, written for a stream error and
  * never holding the field itself.
  */
 final class FieldRules {
-
-	/** Lower-case tchar (RFC 9110 §5.6.2): what a field name may hold (RFC 9113 §8.2.1). */
-	private static final boolean[] NAME = new boolean[128];
-
-	/** tchar of either case: what a method may hold. */
-	private static final boolean[] TOKEN = new boolean[128];
-
-	/** The characters of a host and port (RFC 3986 §3.2.2), as {@code Host} is checked in HTTP/1.1. */
-	private static final boolean[] AUTHORITY = new boolean[128];
-
-	static {
-		for (char c : "0123456789abcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~".toCharArray()) {
-			NAME[c] = true;
-			TOKEN[c] = true;
-			TOKEN[Character.toUpperCase(c)] = true;
-		}
-		for (char c : "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-._~%!$&'()*+,;=:[]"
-			.toCharArray()) {
-			AUTHORITY[c] = true;
-		}
-	}
 
 	private FieldRules() {
 	}
@@ -39,9 +20,11 @@ final class FieldRules {
 	static String nameProblem(String name) {
 		for (int i = 0; i < name.length(); i++) {
 			char c = name.charAt(i);
-			if (c >= 128 || !NAME[c]) {
-				return (c >= 'A' && c <= 'Z') ? "Upper-case field name (RFC 9113 §8.2.1)"
-						: "Invalid character in a field name (RFC 9113 §8.2.1)";
+			if (c >= 'A' && c <= 'Z') {
+				return "Upper-case field name (RFC 9113 §8.2.1)";
+			}
+			if (c >= 128 || !Headers.isTokenChar(c)) {
+				return "Invalid character in a field name (RFC 9113 §8.2.1)";
 			}
 		}
 		return null;
@@ -64,7 +47,7 @@ final class FieldRules {
 			if (c == 0 || c == '\r' || c == '\n') {
 				return "NUL, CR or LF in a field value (RFC 9113 §8.2.1)";
 			}
-			if ((c < 0x20 && c != '\t') || c == 0x7F || c > 0xFF) {
+			if (!Headers.isValueChar(c)) {
 				return "Control character in a field value (RFC 9110 §5.5)";
 			}
 		}
@@ -87,20 +70,6 @@ final class FieldRules {
 		};
 	}
 
-	/**
-	 * Returns whether a method is a token (RFC 9110 §9.1).
-	 * @param method the method, not empty
-	 * @return whether valid
-	 */
-	static boolean isToken(String method) {
-		for (int i = 0; i < method.length(); i++) {
-			char c = method.charAt(i);
-			if (c >= 128 || !TOKEN[c]) {
-				return false;
-			}
-		}
-		return true;
-	}
 
 	/**
 	 * Returns whether a scheme has the syntax of RFC 3986 §3.1.
@@ -140,7 +109,7 @@ final class FieldRules {
 			if (c == '@') {
 				return "Userinfo in " + what + " (RFC 9113 §8.3.1)";
 			}
-			if (c >= 128 || !AUTHORITY[c]) {
+			if (!Headers.isHostChar(c)) {
 				return "Invalid character in " + what + " (RFC 3986 §3.2.2)";
 			}
 		}

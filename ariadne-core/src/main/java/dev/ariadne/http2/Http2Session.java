@@ -21,10 +21,6 @@ import dev.ariadne.http.RequestHead;
  */
 public final class Http2Session {
 
-	/** Header fields of the blocks that cannot be a stream's request (ignored streams). */
-	private static final HeaderListener DISCARD = (name, value) -> {
-	};
-
 	private static final ByteBuffer PREFACE = Preface.bytes();
 
 	final Http2Limits limits;
@@ -222,8 +218,8 @@ public final class Http2Session {
 	 * @return the bytes, 0 when either window is closed or the stream cannot be written
 	 */
 	public int writable(int streamId) {
-		SessionStream stream = this.streams.get(streamId);
-		if (stream == null || !stream.state.localOpen() || this.failure != null) {
+		SessionStream stream = writableStream(streamId);
+		if (stream == null) {
 			return 0;
 		}
 		return (int) Math.max(0, Math.min(stream.sendWindow.available(), this.sendWindow.available()));
@@ -453,10 +449,6 @@ public final class Http2Session {
 		if (settings.has(Settings.HEADER_TABLE_SIZE)) {
 			this.encoder.peerMaxTableSize((int) Math.min(Integer.MAX_VALUE, settings.get(Settings.HEADER_TABLE_SIZE)));
 		}
-	}
-
-	HeaderListener discard() {
-		return DISCARD;
 	}
 
 }

@@ -357,7 +357,7 @@ public final class RequestFields implements HeaderListener {
 		if (name.isEmpty()) {
 			throw malformed(streamId, "Empty :method (RFC 9113 §8.3.1)");
 		}
-		if (!FieldRules.isToken(name)) {
+		if (!Headers.isToken(name)) {
 			throw malformed(streamId, ":method is not a token (RFC 9110 §9.1)");
 		}
 		Method method = Method.of(name);

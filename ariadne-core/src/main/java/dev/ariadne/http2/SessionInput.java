@@ -26,6 +26,10 @@ final class SessionInput implements FrameListener {
 
 	}
 
+	/** Takes the fields of blocks decoded only to keep HPACK in step. */
+	private static final HeaderListener DISCARD = (name, value) -> {
+	};
+
 	private final Http2Session session;
 
 	private boolean settingsReceived;
@@ -107,7 +111,7 @@ final class SessionInput implements FrameListener {
 			session.listener.writable(0);
 			return;
 		}
-		SessionStream stream = existing(streamId, "WINDOW_UPDATE");
+		SessionStream stream = existing(streamId, "WINDOW_UPDATE", true);
 		if (stream == null) {
 			return;
 		}
@@ -125,7 +129,7 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void rstStream(int streamId, int errorCode) throws Http2Exception {
 		first(false);
-		SessionStream stream = existing(streamId, "RST_STREAM");
+		SessionStream stream = existing(streamId, "RST_STREAM", true);
 		if (stream != null) {
 			this.session.close(stream, ClosedStreams.RESET_BY_PEER);
 			if (stream.delivered) {
@@ -283,7 +287,7 @@ final class SessionInput implements FrameListener {
 		this.blockBytes = null;
 		this.blockLength = 0;
 		if (kind == Block.IGNORED) {
-			session.decoder.decode(block, session.discard());
+			session.decoder.decode(block, DISCARD);
 			return;
 		}
 		this.fields.reset();
@@ -293,12 +297,7 @@ final class SessionInput implements FrameListener {
 			return;
 		}
 		SessionStream stream = session.open(streamId);
-		if (!endStream) {
-			stream.state = StreamState.OPEN;
-		}
-		else {
-			stream.state = StreamState.HALF_CLOSED_REMOTE;
-		}
+		stream.state = endStream ? StreamState.HALF_CLOSED_REMOTE : StreamState.OPEN;
 		if (this.blockError != null) {
 			refuse(stream, this.blockError);
 			return;
@@ -375,7 +374,7 @@ final class SessionInput implements FrameListener {
 		this.dataContent = 0;
 		this.dataEndStream = endStream;
 		this.dataStream = null;
-		SessionStream stream = existing(streamId, "DATA");
+		SessionStream stream = existing(streamId, "DATA", false);
 		if (stream == null) {
 			return;
 		}
@@ -467,9 +466,10 @@ final class SessionInput implements FrameListener {
 
 	/**
 	 * Returns the open stream a frame is on; {@code null} when the frame is to be ignored (its
-	 * stream was reset by the server, or is closed and forgotten).
+	 * stream was reset by the server, or is closed and forgotten). {@code allowedOnClosed}: the
+	 * frame may still come once the client has closed the stream (RFC 9113 §5.1).
 	 */
-	private SessionStream existing(int streamId, String frame) throws Http2Exception {
+	private SessionStream existing(int streamId, String frame, boolean allowedOnClosed) throws Http2Exception {
 		Http2Session session = this.session;
 		SessionStream stream = session.streams.get(streamId);
 		if (stream != null) {
@@ -479,10 +479,8 @@ final class SessionInput implements FrameListener {
 			throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, frame + " on an idle stream");
 		}
 		byte kind = session.closed.kind(streamId);
-		if (kind == ClosedStreams.ENDED || kind == ClosedStreams.RESET_BY_PEER) {
-			if (!frame.equals("WINDOW_UPDATE") && !frame.equals("RST_STREAM")) {
-				throw Http2Exception.connection(ErrorCode.STREAM_CLOSED, frame + " on a closed stream");
-			}
+		if (!allowedOnClosed && (kind == ClosedStreams.ENDED || kind == ClosedStreams.RESET_BY_PEER)) {
+			throw Http2Exception.connection(ErrorCode.STREAM_CLOSED, frame + " on a closed stream");
 		}
 		return null;
 	}
