@@ -2,16 +2,11 @@ package dev.ariadne.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -19,6 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.ariadne.fuzz.SeededCases;
 
 import dev.ariadne.http.FuzzRequests.Generated;
 import dev.ariadne.http.FuzzRequests.Mutation;
@@ -36,7 +33,7 @@ import dev.ariadne.http.Wire.Outcome;
  * its state, and its line buffer within twice the largest limit, whatever the input; no
  * request's content exceeds {@code maxBodySize};</li>
  * <li>work is bounded: at most one event per byte, and no case uses more CPU than a generous
- * linear bound; a case that uses {@value #CASE_LIMIT_SECONDS} s of CPU fails as a loop.</li>
+ * linear bound; a case that uses {@value SeededCases#CASE_LIMIT_SECONDS} s of CPU fails as a loop.</li>
  * </ul>
  *
  * <p>Why not jqwik: net.jqwik:jqwik 1.10.1 does run on the JUnit Platform 6.0.3 that the Spring
@@ -56,15 +53,9 @@ class RequestParserFuzzTest {
 
 	static final int DEFAULT_TRIES = 200;
 
-	static final long CASE_LIMIT_SECONDS = 10;
+	private static final int TRIES = SeededCases.tries(DEFAULT_TRIES);
 
-	private static final int TRIES = Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
-
-	private static final long SEED = seed();
-
-	private static final int ONLY_CASE = Integer.getInteger("fuzz.case", -1);
-
-	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+	private static final SeededCases CASES = new SeededCases(20250729L, "the parser");
 
 	/** Small limits, so that generated and mutated input reaches every limit often. */
 	private static final ParserLimits SMALL = new ParserLimits(200, 600, 12, 3000);
@@ -79,7 +70,7 @@ class RequestParserFuzzTest {
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("limits")
 	void validPipelinesReportTheirEventsWholeByteByByteAndSplitAnywhere(String name, ParserLimits limits) {
-		run("valid pipelines, " + name, TRIES, (random) -> {
+		CASES.run("valid pipelines, " + name, TRIES, (random) -> {
 			Generated request = new FuzzRequests(random, limits).pipeline();
 			checkInput(limits, request.wire(), random, request.events());
 		});
@@ -88,7 +79,7 @@ class RequestParserFuzzTest {
 	@ParameterizedTest
 	@EnumSource(Mutation.class)
 	void hostileInputEndsOnlyInEventsOrAStatusWithinTheLimitsWhereverItIsSplit(Mutation mutation) {
-		run("hostile input, " + mutation, TRIES, (random) -> {
+		CASES.run("hostile input, " + mutation, TRIES, (random) -> {
 			ParserLimits limits = random.nextBoolean() ? SMALL : ParserLimits.DEFAULTS;
 			checkInput(limits, new FuzzRequests(random, limits).hostile(mutation), random, null);
 		});
@@ -96,7 +87,7 @@ class RequestParserFuzzTest {
 
 	@Test
 	void deepChunkSequencesReportOneContentAndCompleteWithBoundedWork() {
-		run("deep chunk sequences", Math.max(1, TRIES / 100), (random) -> {
+		CASES.run("deep chunk sequences", Math.max(1, TRIES / 100), (random) -> {
 			Generated request = new FuzzRequests(random, ParserLimits.DEFAULTS).deepChunks(20_000);
 			checkInput(ParserLimits.DEFAULTS, request.wire(), random, request.events());
 		});
@@ -109,7 +100,7 @@ class RequestParserFuzzTest {
 	 * after every parse call; every feeding must end the same way, and as expected when given.
 	 */
 	private static void checkInput(ParserLimits limits, byte[] input, Random random, List<String> expected) {
-		long start = cpuNanos();
+		long start = SeededCases.cpuNanos();
 		long fed = 0;
 		Outcome whole = feed(limits, input, Wire.whole(input));
 		fed += input.length;
@@ -138,7 +129,7 @@ class RequestParserFuzzTest {
 			check(input, split.equals(whole), "fed in " + chunks.size() + " pieces of sizes " + sizes(chunks)
 					+ ", got " + split + " but fed whole " + whole);
 		}
-		long elapsed = cpuNanos() - start;
+		long elapsed = SeededCases.cpuNanos() - start;
 		long bound = TimeUnit.SECONDS.toNanos(1) + TimeUnit.MICROSECONDS.toNanos(100) * fed;
 		check(input, elapsed <= bound, "parsing " + fed + " bytes took " + elapsed / 1_000_000
 				+ " ms of CPU, more than a linear bound allows");
@@ -204,102 +195,6 @@ class RequestParserFuzzTest {
 		int shown = Math.min(input.length, 600);
 		String text = Wire.escape(Arrays.copyOf(input, shown));
 		return input.length + " bytes '" + text + ((shown < input.length) ? "...'" : "'");
-	}
-
-	// ---- seeded cases, each bounded in time
-
-	/** One case of a property, given its own seeded random source. */
-	@FunctionalInterface
-	private interface Case {
-
-		void check(Random random);
-
-	}
-
-	/**
-	 * Runs the cases of a property on a daemon thread and fails when one fails, or when one uses
-	 * more than {@value #CASE_LIMIT_SECONDS} s of CPU (a loop: the thread is abandoned, and the
-	 * JVM still exits since it is a daemon). CPU time rather than wall time, so that a busy
-	 * machine slows the cases down without failing them.
-	 */
-	private static void run(String property, int tries, Case check) {
-		AtomicInteger current = new AtomicInteger(-1);
-		AtomicLong caseStart = new AtomicLong(System.nanoTime());
-		AtomicLong caseCpuStart = new AtomicLong(cpuNanos());
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		long started = System.nanoTime();
-		Thread runner = new Thread(() -> {
-			for (int i = 0; i < tries && failure.get() == null; i++) {
-				if (ONLY_CASE >= 0 && i != ONLY_CASE) {
-					continue;
-				}
-				caseStart.set(System.nanoTime());
-				caseCpuStart.set(cpuNanos());
-				current.set(i);
-				try {
-					check.check(new Random(caseSeed(property, i)));
-				}
-				catch (Throwable ex) {
-					failure.set(ex);
-				}
-			}
-		}, "fuzz " + property);
-		runner.setDaemon(true);
-		runner.start();
-		try {
-			while (runner.isAlive()) {
-				runner.join(50);
-				long cpu = cpuNanos(runner) - caseCpuStart.get();
-				long wall = System.nanoTime() - caseStart.get();
-				if (runner.isAlive() && (cpu > TimeUnit.SECONDS.toNanos(CASE_LIMIT_SECONDS)
-						|| wall > TimeUnit.SECONDS.toNanos(CASE_LIMIT_SECONDS * 12))) {
-					throw new AssertionError(where(property, current.get(), tries) + " did not finish within "
-							+ CASE_LIMIT_SECONDS + " s of CPU: the parser loops or does super-linear work");
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AssertionError("interrupted", ex);
-		}
-		Throwable failed = failure.get();
-		if (failed != null) {
-			throw new AssertionError(where(property, current.get(), tries) + ": " + failed.getMessage(), failed);
-		}
-		if (System.getProperty("fuzz.tries") != null) {
-			System.out.printf("fuzz: %s: %d cases in %.1f s, seed %d%n", property, (ONLY_CASE >= 0) ? 1 : tries,
-					(System.nanoTime() - started) / 1e9, SEED);
-		}
-		assertThat(current.get()).as("cases run").isGreaterThanOrEqualTo(0);
-	}
-
-	private static String where(String property, int index, int tries) {
-		return "Property '" + property + "', case " + index + " of " + tries + " (rerun alone with -Dfuzz.seed="
-				+ SEED + " -Dfuzz.case=" + index + ")";
-	}
-
-	/** The calling thread's CPU time, or the wall clock where the JVM cannot measure it. */
-	private static long cpuNanos() {
-		return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
-	}
-
-	/** Another thread's CPU time, measured as {@link #cpuNanos()} measures it on that thread. */
-	@SuppressWarnings("deprecation")
-	private static long cpuNanos(Thread thread) {
-		long cpu = THREADS.isThreadCpuTimeSupported() ? THREADS.getThreadCpuTime(thread.getId()) : -1;
-		return (cpu >= 0) ? cpu : System.nanoTime();
-	}
-
-	private static long caseSeed(String property, int index) {
-		long z = SEED + property.hashCode() * 0x9E3779B97F4A7C15L + index * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-		return z ^ (z >>> 31);
-	}
-
-	private static long seed() {
-		String seed = System.getProperty("fuzz.seed", "20250729");
-		return seed.equals("random") ? new Random().nextLong() : Long.parseLong(seed);
 	}
 
 }

@@ -2,20 +2,17 @@ package dev.ariadne.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.ariadne.fuzz.SeededCases;
 
 import dev.ariadne.http2.Frames.Outcome;
 import dev.ariadne.http2.FuzzFrames.Generated;
@@ -32,7 +29,7 @@ import dev.ariadne.http2.FuzzFrames.Mutation;
  * <li>after every {@code read} call the buffer holding a split payload is within the maximum
  * frame size, and there is none between frames;</li>
  * <li>work is bounded: at most one event per 9 bytes, and no case uses more CPU than a generous
- * linear bound; a case that uses {@value #CASE_LIMIT_SECONDS} s of CPU fails as a loop.</li>
+ * linear bound; a case that uses {@value SeededCases#CASE_LIMIT_SECONDS} s of CPU fails as a loop.</li>
  * </ul>
  *
  * <p>A seeded generator under plain JUnit, as in {@code RequestParserFuzzTest} (which says why not
@@ -45,22 +42,16 @@ class FrameReaderFuzzTest {
 
 	static final int DEFAULT_TRIES = 200;
 
-	static final long CASE_LIMIT_SECONDS = 10;
+	private static final int TRIES = SeededCases.tries(DEFAULT_TRIES);
 
-	private static final int TRIES = Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
-
-	private static final long SEED = seed();
-
-	private static final int ONLY_CASE = Integer.getInteger("fuzz.case", -1);
-
-	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+	private static final SeededCases CASES = new SeededCases(91130609L, "the reader");
 
 	/** Inputs up to this size are split at every index; longer ones at random indexes. */
 	private static final int SPLIT_EVERYWHERE_UP_TO = 256;
 
 	@Test
 	void validStreamsReportTheirEventsWholeByteByByteAndSplitAnywhere() {
-		run("valid streams", TRIES, (random) -> {
+		CASES.run("valid streams", TRIES, (random) -> {
 			int maxFrameSize = maxFrameSize(random);
 			Generated stream = new FuzzFrames(random, maxFrameSize).valid();
 			checkInput(maxFrameSize, stream.wire(), random, stream.events());
@@ -70,7 +61,7 @@ class FrameReaderFuzzTest {
 	@ParameterizedTest
 	@EnumSource(Mutation.class)
 	void hostileInputEndsOnlyInEventsOrAConnectionErrorWithBoundedMemoryWhereverItIsSplit(Mutation mutation) {
-		run("hostile input, " + mutation, TRIES, (random) -> {
+		CASES.run("hostile input, " + mutation, TRIES, (random) -> {
 			int maxFrameSize = maxFrameSize(random);
 			checkInput(maxFrameSize, new FuzzFrames(random, maxFrameSize).hostile(mutation), random, null);
 		});
@@ -88,7 +79,7 @@ class FrameReaderFuzzTest {
 	 * after every read call; every feeding must end the same way, and as expected when given.
 	 */
 	private static void checkInput(int maxFrameSize, byte[] input, Random random, List<String> expected) {
-		long start = cpuNanos();
+		long start = SeededCases.cpuNanos();
 		long fed = 0;
 		Outcome whole = feed(maxFrameSize, input, Frames.whole(input));
 		fed += input.length;
@@ -118,7 +109,7 @@ class FrameReaderFuzzTest {
 			check(input, split.equals(whole), "fed in " + chunks.size() + " pieces of sizes " + sizes(chunks)
 					+ ", got " + split + " but fed whole " + whole);
 		}
-		long elapsed = cpuNanos() - start;
+		long elapsed = SeededCases.cpuNanos() - start;
 		long bound = TimeUnit.SECONDS.toNanos(1) + TimeUnit.MICROSECONDS.toNanos(100) * fed;
 		check(input, elapsed <= bound, "reading " + fed + " bytes took " + elapsed / 1_000_000
 				+ " ms of CPU, more than a linear bound allows");
@@ -172,102 +163,6 @@ class FrameReaderFuzzTest {
 		int shown = Math.min(input.length, 200);
 		String text = RecordingFrameListener.quote(Arrays.copyOf(input, shown));
 		return input.length + " bytes " + text + ((shown < input.length) ? "..." : "");
-	}
-
-	// ---- seeded cases, each bounded in time
-
-	/** One case of a property, given its own seeded random source. */
-	@FunctionalInterface
-	private interface Case {
-
-		void check(Random random);
-
-	}
-
-	/**
-	 * Runs the cases of a property on a daemon thread and fails when one fails, or when one uses
-	 * more than {@value #CASE_LIMIT_SECONDS} s of CPU (a loop: the thread is abandoned, and the
-	 * JVM still exits since it is a daemon). CPU time rather than wall time, so that a busy
-	 * machine slows the cases down without failing them.
-	 */
-	private static void run(String property, int tries, Case check) {
-		AtomicInteger current = new AtomicInteger(-1);
-		AtomicLong caseStart = new AtomicLong(System.nanoTime());
-		AtomicLong caseCpuStart = new AtomicLong(cpuNanos());
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		long started = System.nanoTime();
-		Thread runner = new Thread(() -> {
-			for (int i = 0; i < tries && failure.get() == null; i++) {
-				if (ONLY_CASE >= 0 && i != ONLY_CASE) {
-					continue;
-				}
-				caseStart.set(System.nanoTime());
-				caseCpuStart.set(cpuNanos());
-				current.set(i);
-				try {
-					check.check(new Random(caseSeed(property, i)));
-				}
-				catch (Throwable ex) {
-					failure.set(ex);
-				}
-			}
-		}, "fuzz " + property);
-		runner.setDaemon(true);
-		runner.start();
-		try {
-			while (runner.isAlive()) {
-				runner.join(50);
-				long cpu = cpuNanos(runner) - caseCpuStart.get();
-				long wall = System.nanoTime() - caseStart.get();
-				if (runner.isAlive() && (cpu > TimeUnit.SECONDS.toNanos(CASE_LIMIT_SECONDS)
-						|| wall > TimeUnit.SECONDS.toNanos(CASE_LIMIT_SECONDS * 12))) {
-					throw new AssertionError(where(property, current.get(), tries) + " did not finish within "
-							+ CASE_LIMIT_SECONDS + " s of CPU: the reader loops or does super-linear work");
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AssertionError("interrupted", ex);
-		}
-		Throwable failed = failure.get();
-		if (failed != null) {
-			throw new AssertionError(where(property, current.get(), tries) + ": " + failed.getMessage(), failed);
-		}
-		if (System.getProperty("fuzz.tries") != null) {
-			System.out.printf("fuzz: %s: %d cases in %.1f s, seed %d%n", property, (ONLY_CASE >= 0) ? 1 : tries,
-					(System.nanoTime() - started) / 1e9, SEED);
-		}
-		assertThat(current.get()).as("cases run").isGreaterThanOrEqualTo(0);
-	}
-
-	private static String where(String property, int index, int tries) {
-		return "Property '" + property + "', case " + index + " of " + tries + " (rerun alone with -Dfuzz.seed="
-				+ SEED + " -Dfuzz.case=" + index + ")";
-	}
-
-	/** The calling thread's CPU time, or the wall clock where the JVM cannot measure it. */
-	private static long cpuNanos() {
-		return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
-	}
-
-	/** Another thread's CPU time, measured as {@link #cpuNanos()} measures it on that thread. */
-	@SuppressWarnings("deprecation")
-	private static long cpuNanos(Thread thread) {
-		long cpu = THREADS.isThreadCpuTimeSupported() ? THREADS.getThreadCpuTime(thread.getId()) : -1;
-		return (cpu >= 0) ? cpu : System.nanoTime();
-	}
-
-	private static long caseSeed(String property, int index) {
-		long z = SEED + property.hashCode() * 0x9E3779B97F4A7C15L + index * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-		return z ^ (z >>> 31);
-	}
-
-	private static long seed() {
-		String seed = System.getProperty("fuzz.seed", "91130609");
-		return seed.equals("random") ? new Random().nextLong() : Long.parseLong(seed);
 	}
 
 }

@@ -2,8 +2,6 @@ package dev.ariadne.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,11 +11,12 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.ariadne.fuzz.SeededCases;
 
 /**
  * Seeded property tests of HPACK, in the manner of {@code RequestParserFuzzTest} (plain JUnit and
@@ -39,15 +38,9 @@ class HpackFuzzTest {
 
 	static final int DEFAULT_TRIES = 300;
 
-	static final long CASE_LIMIT_SECONDS = 10;
+	private static final int TRIES = SeededCases.tries(DEFAULT_TRIES);
 
-	private static final int TRIES = Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
-
-	private static final long SEED = seed();
-
-	private static final int ONLY_CASE = Integer.getInteger("fuzz.case", -1);
-
-	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+	private static final SeededCases CASES = new SeededCases(20261202L, "the decoder");
 
 	private static final String[] CUSTOM_NAMES = { "x-request-id", "custom-key", "x-a", "x-forwarded-for",
 			"grpc-status", "x-\u00e9t\u00e9" };
@@ -90,7 +83,7 @@ class HpackFuzzTest {
 
 	@Test
 	void encoderAndDecoderStayInStepThroughRandomFieldsTableSizesAndSettingsChanges() {
-		run("round trip", TRIES, (random) -> {
+		CASES.run("round trip", TRIES, (random) -> {
 			HpackEncoder encoder = new HpackEncoder(pick(random, TABLE_SIZES));
 			encoder.huffman(random.nextInt(4) != 0);
 			HpackDecoder decoder = new HpackDecoder(Settings.DEFAULT_HEADER_TABLE_SIZE, Long.MAX_VALUE);
@@ -130,7 +123,7 @@ class HpackFuzzTest {
 	@ParameterizedTest
 	@EnumSource(Mutation.class)
 	void hostileBlocksEndInFieldsOrACompressionErrorWithinTheLimits(Mutation mutation) {
-		run("hostile blocks, " + mutation, TRIES, (random) -> {
+		CASES.run("hostile blocks, " + mutation, TRIES, (random) -> {
 			int maxTableSize = pick(random, 0, 256, 4096);
 			long maxListSize = pick(random, 100, 16 * 1024, Integer.MAX_VALUE);
 			HpackDecoder decoder = new HpackDecoder(maxTableSize, maxListSize);
@@ -159,7 +152,7 @@ class HpackFuzzTest {
 	private static boolean decodeHostile(HpackDecoder decoder, byte[] input, int maxTableSize, long maxListSize) {
 		AtomicLong listSize = new AtomicLong();
 		AtomicInteger fields = new AtomicInteger();
-		long start = cpuNanos();
+		long start = SeededCases.cpuNanos();
 		boolean usable;
 		try {
 			decoder.decode(ByteBuffer.wrap(input).asReadOnlyBuffer(), (name, value) -> {
@@ -177,7 +170,7 @@ class HpackFuzzTest {
 		catch (RuntimeException ex) {
 			throw new AssertionError(ex + "; input " + show(input), ex);
 		}
-		long elapsed = cpuNanos() - start;
+		long elapsed = SeededCases.cpuNanos() - start;
 		check(input, fields.get() <= input.length, fields.get() + " fields from " + input.length + " octets");
 		check(input, listSize.get() <= maxListSize, "reported " + listSize + " octets, over " + maxListSize);
 		check(input, decoder.tableSize() <= decoder.table().capacity() && decoder.table().capacity() <= maxTableSize,
@@ -278,94 +271,6 @@ class HpackFuzzTest {
 	private static String show(byte[] input) {
 		return input.length + " octets " + HexFormat.of().formatHex(input, 0, Math.min(input.length, 400))
 				+ ((input.length > 400) ? "..." : "");
-	}
-
-	// ---- seeded cases, each bounded in CPU time
-
-	/** One case of a property, given its own seeded random source. */
-	@FunctionalInterface
-	private interface Case {
-
-		void check(Random random);
-
-	}
-
-	/**
-	 * Runs the cases of a property on a daemon thread and fails when one fails, or when one uses
-	 * more than {@value #CASE_LIMIT_SECONDS} s of CPU (a loop: the thread is abandoned).
-	 */
-	private static void run(String property, int tries, Case check) {
-		AtomicInteger current = new AtomicInteger(-1);
-		AtomicLong caseCpuStart = new AtomicLong();
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		long started = System.nanoTime();
-		Thread runner = new Thread(() -> {
-			for (int i = 0; i < tries && failure.get() == null; i++) {
-				if (ONLY_CASE >= 0 && i != ONLY_CASE) {
-					continue;
-				}
-				caseCpuStart.set(cpuNanos());
-				current.set(i);
-				try {
-					check.check(new Random(caseSeed(property, i)));
-				}
-				catch (Throwable ex) {
-					failure.set(ex);
-				}
-			}
-		}, "fuzz " + property);
-		runner.setDaemon(true);
-		runner.start();
-		try {
-			while (runner.isAlive()) {
-				runner.join(50);
-				long cpu = cpuNanos(runner) - caseCpuStart.get();
-				if (runner.isAlive() && current.get() >= 0 && cpu > TimeUnit.SECONDS.toNanos(CASE_LIMIT_SECONDS)) {
-					throw new AssertionError(where(property, current.get(), tries) + " did not finish within "
-							+ CASE_LIMIT_SECONDS + " s of CPU");
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AssertionError("interrupted", ex);
-		}
-		Throwable failed = failure.get();
-		if (failed != null) {
-			throw new AssertionError(where(property, current.get(), tries) + ": " + failed.getMessage(), failed);
-		}
-		if (System.getProperty("fuzz.tries") != null) {
-			System.out.printf("fuzz: %s: %d cases in %.1f s, seed %d%n", property, (ONLY_CASE >= 0) ? 1 : tries,
-					(System.nanoTime() - started) / 1e9, SEED);
-		}
-		assertThat(current.get()).as("cases run").isGreaterThanOrEqualTo(0);
-	}
-
-	private static String where(String property, int index, int tries) {
-		return "Property '" + property + "', case " + index + " of " + tries + " (rerun alone with -Dfuzz.seed="
-				+ SEED + " -Dfuzz.case=" + index + ")";
-	}
-
-	private static long cpuNanos() {
-		return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
-	}
-
-	@SuppressWarnings("deprecation")
-	private static long cpuNanos(Thread thread) {
-		long cpu = THREADS.isThreadCpuTimeSupported() ? THREADS.getThreadCpuTime(thread.getId()) : -1;
-		return (cpu >= 0) ? cpu : System.nanoTime();
-	}
-
-	private static long caseSeed(String property, int index) {
-		long z = SEED + property.hashCode() * 0x9E3779B97F4A7C15L + index * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-		return z ^ (z >>> 31);
-	}
-
-	private static long seed() {
-		String seed = System.getProperty("fuzz.seed", "20261202");
-		return seed.equals("random") ? new Random().nextLong() : Long.parseLong(seed);
 	}
 
 }
