@@ -36,6 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class HostileChild implements AutoCloseable {
 
+	/** The prefix of an argument that is an option of the JVM, as with {@code javac -J}. */
+	static final String JVM_OPTION = "-J";
+
 	/** The heap the attacker found the application running with. */
 	static final String MAX_HEAP = "256m";
 
@@ -70,10 +73,12 @@ final class HostileChild implements AutoCloseable {
 		this.managementPort = freePort();
 		String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
 		String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx" + MAX_HEAP, "-XX:+UseSerialGC", "-cp", classpath,
-				HostileApplication.class.getName(), "--server.port=" + this.port, "--server.address=127.0.0.1",
-				"--management.server.port=" + this.managementPort, "--management.server.address=127.0.0.1"));
-		command.addAll(arguments);
+		List<String> command = new ArrayList<>(List.of(java, "-Xmx" + MAX_HEAP, "-XX:+UseSerialGC"));
+		arguments.stream().filter((argument) -> argument.startsWith(JVM_OPTION)).forEach((option) -> command.add(option.substring(JVM_OPTION.length())));
+		command.addAll(List.of("-cp", classpath, HostileApplication.class.getName(), "--server.port=" + this.port,
+				"--server.address=127.0.0.1", "--management.server.port=" + this.managementPort,
+				"--management.server.address=127.0.0.1"));
+		arguments.stream().filter((argument) -> !argument.startsWith(JVM_OPTION)).forEach(command::add);
 		long start = System.nanoTime();
 		this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		// a test JVM that ends without closing it leaves no application behind
@@ -90,7 +95,8 @@ final class HostileChild implements AutoCloseable {
 	/**
 	 * Starts the application and waits until its health endpoint answers.
 	 * @param arguments its command-line arguments beyond the ports, such as
-	 * {@code --ariadne.server.io-model=event-loop}
+	 * {@code --ariadne.server.io-model=event-loop}; one that starts with {@value #JVM_OPTION} is
+	 * an option of the JVM instead, without the prefix
 	 * @return the running child
 	 * @throws IOException if it does not start
 	 */
