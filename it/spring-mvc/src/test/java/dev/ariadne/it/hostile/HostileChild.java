@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -73,12 +74,14 @@ final class HostileChild implements AutoCloseable {
 		this.managementPort = freePort();
 		String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
 		String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+		Map<Boolean, List<String>> jvmOptions = arguments.stream()
+			.collect(Collectors.partitioningBy((argument) -> argument.startsWith(JVM_OPTION)));
 		List<String> command = new ArrayList<>(List.of(java, "-Xmx" + MAX_HEAP, "-XX:+UseSerialGC"));
-		arguments.stream().filter((argument) -> argument.startsWith(JVM_OPTION)).forEach((option) -> command.add(option.substring(JVM_OPTION.length())));
+		jvmOptions.get(true).forEach((option) -> command.add(option.substring(JVM_OPTION.length())));
 		command.addAll(List.of("-cp", classpath, HostileApplication.class.getName(), "--server.port=" + this.port,
 				"--server.address=127.0.0.1", "--management.server.port=" + this.managementPort,
 				"--management.server.address=127.0.0.1"));
-		arguments.stream().filter((argument) -> !argument.startsWith(JVM_OPTION)).forEach(command::add);
+		command.addAll(jvmOptions.get(false));
 		long start = System.nanoTime();
 		this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		// a test JVM that ends without closing it leaves no application behind

@@ -655,11 +655,9 @@ class HostileClientsIT {
 	// ---- helpers
 
 	private HostileChild child() throws Exception {
-		if (this.model == IoModel.VIRTUAL_THREADS) {
-			return child(List.of(HostileChild.JVM_OPTION + VIRTUAL_THREAD_CARRIERS,
-					"--ariadne.server.io-model=" + this.model.value()));
-		}
-		return child(List.of("--ariadne.server.io-model=" + this.model.value()));
+		String model = "--ariadne.server.io-model=" + this.model.value();
+		return child((this.model == IoModel.VIRTUAL_THREADS)
+				? List.of(HostileChild.JVM_OPTION + VIRTUAL_THREAD_CARRIERS, model) : List.of(model));
 	}
 
 	/**
