@@ -23,6 +23,8 @@ import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.connection.RequestEvents;
 import dev.ariadne.server.pool.RoutePools;
+import dev.ariadne.server.protocol.Http1Protocol;
+import dev.ariadne.server.protocol.Protocol;
 import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.routing.FallbackPools;
 import dev.ariadne.server.routing.Route;
@@ -77,7 +79,8 @@ public final class AriadneServer implements AutoCloseable {
 
 	}
 
-	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis) {
+	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis,
+			Protocol.Factory firstProtocol) {
 		checkRoutePools(config, router);
 		this.config = config;
 		this.router = router;
@@ -86,7 +89,7 @@ public final class AriadneServer implements AutoCloseable {
 		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
 		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events);
 		this.tls = context.tls();
-		this.transport = Transports.create(context);
+		this.transport = Transports.create(context, firstProtocol);
 		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget(),
 				this.tls);
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
@@ -335,6 +338,8 @@ public final class AriadneServer implements AutoCloseable {
 
 		private boolean diagnosis = true;
 
+		private Protocol.Factory firstProtocol = Http1Protocol::new;
+
 		private Builder(ServerConfig config) {
 			this.config = Objects.requireNonNull(config, "config");
 		}
@@ -425,13 +430,25 @@ public final class AriadneServer implements AutoCloseable {
 		}
 
 		/**
+		 * Sets what speaks first on every connection, instead of HTTP/1.1: for the tests of the
+		 * hand-off between protocols.
+		 * @param first makes each connection's first protocol
+		 * @return this builder
+		 */
+		Builder firstProtocol(Protocol.Factory first) {
+			this.firstProtocol = Objects.requireNonNull(first, "first");
+			return this;
+		}
+
+		/**
 		 * Builds the server, not yet started.
 		 * @return the server
 		 * @throws IllegalArgumentException if routes conflict
 		 * @throws IllegalStateException if the I/O model cannot run on this JVM
 		 */
 		public AriadneServer build() {
-			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis);
+			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis,
+					this.firstProtocol);
 		}
 
 	}

@@ -6,6 +6,7 @@ import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.eventloop.EventLoopTransport;
 import dev.ariadne.server.transport.Transport;
 import dev.ariadne.server.virtual.VirtualThreadTransport;
+import dev.ariadne.server.protocol.Protocol;
 
 /**
  * The one place that picks the I/O model's transport.
@@ -15,12 +16,12 @@ final class Transports {
 	private Transports() {
 	}
 
-	static Transport create(ConnectionContext context) {
+	static Transport create(ConnectionContext context, Protocol.Factory first) {
 		IoModel model = context.config().ioModel();
 		return switch (model) {
-			case BLOCKING -> new BlockingTransport(context);
-			case EVENT_LOOP -> new EventLoopTransport(context);
-			case VIRTUAL_THREADS -> new VirtualThreadTransport(context);
+			case BLOCKING -> new BlockingTransport(context, first);
+			case EVENT_LOOP -> new EventLoopTransport(context, first);
+			case VIRTUAL_THREADS -> new VirtualThreadTransport(context, first);
 		};
 	}
 

@@ -120,6 +120,11 @@ class AsyncExchangeIT {
 		RawClient client = connect();
 		client.send("GET /deferred/1 HTTP/1.1\r\nHost: async\r\n\r\n");
 		Suspended one = this.suspended.poll(10, TimeUnit.SECONDS);
+		// the handler that suspended returns after it offered the exchange: until its worker is
+		// free, a continuation on another worker counts two (only blocking keeps the worker)
+		int held = (model == IoModel.BLOCKING) ? 1 : 0;
+		Await.until(() -> this.server.stats().pool().busyWorkers() == held,
+				() -> "busy workers: " + this.server.stats().pool().busyWorkers());
 		AtomicReference<String> thread = new AtomicReference<>();
 		AtomicReference<Integer> busy = new AtomicReference<>();
 		CompletableFuture.runAsync(() -> one.async().execute(() -> {

@@ -253,6 +253,21 @@ public final class RawClient implements AutoCloseable {
 	}
 
 	/**
+	 * Reads exactly {@code count} bytes: what a server sends that is not an HTTP/1.1 response.
+	 * @param count how many bytes to read
+	 * @return the bytes
+	 * @throws IOException if the connection ends first or a read times out
+	 */
+	public byte[] take(int count) throws IOException {
+		byte[] bytes = this.in.readNBytes(count);
+		if (bytes.length < count) {
+			throw new IncompleteResponseException("connection closed after " + bytes.length + " of " + count
+					+ " awaited bytes", null);
+		}
+		return bytes;
+	}
+
+	/**
 	 * Returns whether response bytes have arrived and wait to be read, without blocking.
 	 * @return whether anything can be read now
 	 * @throws IOException if the connection failed

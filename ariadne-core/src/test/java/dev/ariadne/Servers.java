@@ -34,17 +34,30 @@ final class Servers {
 	 * @return the started server
 	 */
 	static AriadneServer start(IoModel model, UnaryOperator<ServerConfig.Builder> config, Route... routes) {
+		return start(model, config, UnaryOperator.identity(), routes);
+	}
+
+	/**
+	 * Starts a server built with more than its configuration and routes.
+	 * @param model the I/O model
+	 * @param config changes to the defaults
+	 * @param server changes to the server's builder
+	 * @param routes the routes
+	 * @return the started server
+	 */
+	static AriadneServer start(IoModel model, UnaryOperator<ServerConfig.Builder> config,
+			UnaryOperator<AriadneServer.Builder> server, Route... routes) {
 		assumeSupported(model);
 		ServerConfig.Builder builder = ServerConfig.builder()
 			.address(RawClient.LOOPBACK)
 			.port(0)
 			.ioModel(model)
 			.shutdownGracePeriod(java.time.Duration.ofSeconds(5));
-		AriadneServer.Builder server = AriadneServer.builder(config.apply(builder).build());
+		AriadneServer.Builder built = server.apply(AriadneServer.builder(config.apply(builder).build()));
 		for (Route route : routes) {
-			server.route(route);
+			built.route(route);
 		}
-		AriadneServer started = server.build();
+		AriadneServer started = built.build();
 		started.start();
 		return started;
 	}

@@ -8,6 +8,7 @@ import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.SocketTransport;
 import dev.ariadne.server.transport.SocketWire;
+import dev.ariadne.server.protocol.Protocol;
 
 /**
  * The {@code blocking} model: thread per connection. The acceptor hands each connection to the
@@ -24,9 +25,10 @@ public final class BlockingTransport extends SocketTransport<WorkerPool> {
 	/**
 	 * Creates the transport.
 	 * @param context what the server's connections share
+	 * @param first makes each connection's first protocol
 	 */
-	public BlockingTransport(ConnectionContext context) {
-		super(context, workerPool(context.config()));
+	public BlockingTransport(ConnectionContext context, Protocol.Factory first) {
+		super(context, workerPool(context.config()), first);
 	}
 
 	@Override

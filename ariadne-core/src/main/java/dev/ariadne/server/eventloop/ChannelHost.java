@@ -6,6 +6,7 @@ import java.lang.System.Logger.Level;
 import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.protocol.HostedExchange;
 import dev.ariadne.server.routing.Route;
 
 /**
@@ -27,11 +28,15 @@ final class ChannelHost implements AsyncHost {
 
 	private final WriteQueue writes;
 
-	ChannelHost(ChannelWire wire, SelectorLoop loop, PoolEntry<RuntimeException> entry, WriteQueue writes) {
+	private final HostedExchange exchange;
+
+	ChannelHost(ChannelWire wire, SelectorLoop loop, PoolEntry<RuntimeException> entry, WriteQueue writes,
+			HostedExchange exchange) {
 		this.wire = wire;
 		this.loop = loop;
 		this.entry = entry;
 		this.writes = writes;
+		this.exchange = exchange;
 	}
 
 	@Override
@@ -43,7 +48,7 @@ final class ChannelHost implements AsyncHost {
 	public void resume(TaskPool routePool) {
 		String pool = (routePool != null) ? routePool.name() : Route.DEFAULT_POOL;
 		this.loop.execute(() -> {
-			if (this.entry.enter(routePool, () -> this.wire.protocol().endSuspended(pool)) != null) {
+			if (this.entry.enter(routePool, () -> this.exchange.endSuspended(pool)) != null) {
 				abandonSuspended();
 			}
 		});
@@ -52,8 +57,8 @@ final class ChannelHost implements AsyncHost {
 	@Override
 	public void awaitReadable(TaskPool routePool, Runnable task) {
 		// a non-blocking reader holds no worker while it waits: the body's own limits apply
-		long deadline = this.wire.protocol().nonBlockingReadWait();
-		this.wire.demand().demand(() -> enter(routePool, task), deadline);
+		long deadline = this.exchange.nonBlockingReadWait();
+		this.wire.demand().demand(() -> enter(routePool, task), deadline, this.exchange);
 	}
 
 	@Override
@@ -64,7 +69,7 @@ final class ChannelHost implements AsyncHost {
 	/** Queues a reader's or writer's callback on the exchange's pool. */
 	private void enter(TaskPool routePool, Runnable task) {
 		if (this.entry.enter(routePool, task) != null) {
-			this.wire.protocol().exchange().taskRefused();
+			this.exchange.taskRefused();
 		}
 	}
 
@@ -72,7 +77,7 @@ final class ChannelHost implements AsyncHost {
 	private void abandonSuspended() {
 		logger.log(Level.WARNING, "The pool refused to end a suspended exchange; closing its connection");
 		this.wire.close();
-		this.wire.protocol().abandonSuspended();
+		this.exchange.abandonSuspended();
 	}
 
 }

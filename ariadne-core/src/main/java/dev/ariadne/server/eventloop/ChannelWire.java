@@ -9,30 +9,32 @@ import java.nio.channels.ByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.TrackedConnection;
-import dev.ariadne.server.protocol.Http1Phase;
-import dev.ariadne.server.protocol.Http1Protocol;
+import dev.ariadne.server.protocol.HostedExchange;
+import dev.ariadne.server.protocol.Phase;
+import dev.ariadne.server.protocol.Protocol;
 import dev.ariadne.server.protocol.Wire;
 import dev.ariadne.server.tls.PlaintextRequestException;
 import dev.ariadne.server.tls.TlsChannel;
 
 /**
- * One connection of the event-loop model, attached to its selection key: the wire its protocol
- * ({@link Http1Protocol}) runs on. The selector reads the socket while the protocol reads a
+ * One connection of the event-loop model, attached to its selection key: the wire its
+ * {@link Protocol} runs on. The selector reads the socket while the protocol reads a
  * request, writes what the {@link WriteQueue} holds as the socket takes it, watches for input a
  * worker waits for, and enforces the deadlines; it never blocks and never runs a handler.
  *
  * <p>Thread ownership: the selector thread owns the key and lends the input buffers; while a
- * request is with a worker, the worker owns the protocol's input and output, and reads the body
- * from the socket itself ({@link #read} with a deadline: a demand on the selector, then a park).
- * The selector reads nothing while a request is with a worker but for that demand: pipelined
- * requests are answered in order, and neither they nor a body are buffered beyond the one input
- * buffer.
+ * request is with a worker, the worker owns the protocol's input and output and reads the body
+ * from the socket itself ({@link #read} with a deadline: a demand on the selector, then a park),
+ * and the selector reads nothing else: pipelined requests are answered in order, and neither
+ * they nor a body are buffered beyond the one input buffer.
  *
  * <p>On a TLS listener, reads and writes go through a {@link TlsChannel} over the socket: its
  * handshake runs on the selector as the connection reads, within the handshake timeout; the
@@ -65,9 +67,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	private final WriteStalls stalls;
 
-	private final Http1Protocol protocol;
-
-	private final ChannelHost host;
+	/** The connection's protocol: the wire's own thread replaces it ({@link #handOff}); read by any. */
+	private volatile Protocol protocol;
 
 	private final InputDemand demand;
 
@@ -78,8 +79,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 	/** When a closing connection stops lingering. */
 	private long lingerDeadline;
 
-	ChannelWire(SelectorLoop loop, SocketChannel channel, ConnectionContext context, PoolEntry<RuntimeException> entry)
-			throws IOException {
+	ChannelWire(SelectorLoop loop, SocketChannel channel, ConnectionContext context, PoolEntry<RuntimeException> entry,
+			Protocol.Factory first) throws IOException {
 		this.loop = loop;
 		this.channel = channel;
 		this.context = context;
@@ -91,9 +92,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 				context.budget(), this.stalls);
 		this.remote = (InetSocketAddress) channel.getRemoteAddress();
 		this.local = (InetSocketAddress) channel.getLocalAddress();
-		this.host = new ChannelHost(this, loop, entry, this.writes);
-		this.protocol = new Http1Protocol(this);
-		this.demand = new InputDemand(loop, this.io, this::watchReadable, this.protocol);
+		this.demand = new InputDemand(loop, this.io, this::watchReadable, () -> protocol().phase() == Phase.CLOSED);
+		this.protocol = first.create(this);
 	}
 
 	/** Returns the selector loop that owns this connection. */
@@ -102,7 +102,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	/** Returns the connection's protocol. */
-	Http1Protocol protocol() {
+	Protocol protocol() {
 		return this.protocol;
 	}
 
@@ -145,19 +145,17 @@ final class ChannelWire implements Wire, TrackedConnection {
 			onWritable();
 		}
 		if ((ready & SelectionKey.OP_READ) != 0) {
-			Http1Phase phase = this.protocol.phase();
-			if (phase == Http1Phase.READING) {
+			Phase phase = this.protocol.phase();
+			if (phase == Phase.READING) {
 				onReadable();
 			}
-			else if (phase == Http1Phase.CLOSING) {
+			else if (phase == Phase.CLOSING) {
 				discardInput();
 			}
 			else if (!this.demand.fire()) {
-				// no thread reading a body waits for this (one that does reads the bytes itself):
-				// the client sent more while a worker has the connection (pipelining, or a body
-				// nobody reads yet). Stop watching until the protocol reads again or a demand.
-				// Read interest is dropped only here, lazily, so the usual request-response turn
-				// changes no interest at all (no epoll_ctl)
+				// the client sent more while a worker has the connection, and nobody waits for it
+				// (pipelining, a body nobody reads yet): stop watching until the protocol reads
+				// again or demands. Dropped only here, lazily: a usual turn makes no epoll_ctl
 				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
 			}
 		}
@@ -199,13 +197,13 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	/** Reads again what TLS decrypted and the socket will not signal, while the protocol reads. */
 	private void readTlsBuffered() {
-		if (this.tls != null && this.protocol.phase() == Http1Phase.READING && this.tls.hasBufferedInput()) {
+		if (this.tls != null && this.protocol.phase() == Phase.READING && this.tls.hasBufferedInput()) {
 			this.loop.execute(this::readBuffered);
 		}
 	}
 
 	private void readBuffered() {
-		if (this.protocol.phase() == Http1Phase.READING) {
+		if (this.protocol.phase() == Phase.READING) {
 			onReadable();
 		}
 	}
@@ -223,7 +221,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 	 * @return whether the connection waits no more (it got a buffer, or reads nothing any more)
 	 */
 	boolean resumeReading() {
-		if (this.protocol.phase() != Http1Phase.READING) {
+		if (this.protocol.phase() != Phase.READING) {
 			return true;
 		}
 		if (!this.protocol.borrowInput()) {
@@ -241,8 +239,13 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
-	public AsyncHost host() {
-		return this.host;
+	public AsyncHost host(HostedExchange exchange) {
+		return new ChannelHost(this, this.loop, this.entry, this.writes, exchange);
+	}
+
+	@Override
+	public SSLSession tlsSession() {
+		return (this.tls != null) ? this.tls.session() : null;
 	}
 
 	@Override
@@ -257,7 +260,6 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	@Override
 	public long now() {
-		// the protocol asks on the selector thread only
 		return this.loop.now();
 	}
 
@@ -298,6 +300,11 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public void send(ConnectionOutput out) throws IOException {
+		out.flushTo(this.writes::enqueue);
+	}
+
+	@Override
 	public boolean hasPendingWrites() {
 		return this.writes.hasPending();
 	}
@@ -314,17 +321,13 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	@Override
 	public void exchangeFailed(Throwable failure) {
-		this.loop.workerFailed(failure, this.protocol::abandoned);
+		this.loop.workerFailed(failure, () -> this.protocol.abandoned());
 	}
 
-	/**
-	 * Queues the answer in the output, then closes once it is written and the client had a
-	 * moment to read it. Selector thread.
-	 */
 	@Override
 	public void closeAfterAnswer(ConnectionOutput out, boolean always) {
 		try {
-			out.flushTo(this.writes::enqueue);
+			send(out);
 		}
 		catch (IOException ex) {
 			close();
@@ -339,7 +342,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	// ---- writing (selector thread)
 
-	/** Watches the socket for input a thread reading the body waits for; selector thread. */
+	/** Watches for input a thread reading the body waits for; selector thread. */
 	private void watchReadable() {
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
 	}
@@ -369,12 +372,12 @@ final class ChannelWire implements Wire, TrackedConnection {
 			}
 			return;
 		}
-		Http1Phase phase = this.protocol.phase();
-		if (phase == Http1Phase.FLUSHING) {
+		Phase phase = this.protocol.phase();
+		if (phase == Phase.FLUSHING) {
 			// the last exchange's response is written: the protocol goes on
 			this.protocol.flushed();
 		}
-		else if (phase == Http1Phase.CLOSING) {
+		else if (phase == Phase.CLOSING) {
 			startLinger();
 		}
 	}
@@ -385,6 +388,17 @@ final class ChannelWire implements Wire, TrackedConnection {
 		if (this.tls != null && this.tls.hasBufferedInput()) {
 			// decrypted input waits that the socket will not signal again
 			this.loop.execute(this::readBuffered);
+		}
+	}
+
+	@Override
+	public void handOff(Protocol.Factory next, ByteBuffer unread) {
+		Protocol protocol = next.create(this);
+		this.protocol = protocol;
+		protocol.takeOver(unread);
+		if (protocol.phase() == Phase.READING && this.key.isValid()) {
+			this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+			readTlsBuffered();
 		}
 	}
 
@@ -416,10 +430,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	// ---- timeouts, idle, close (selector thread)
 
-	/**
-	 * Returns whether {@link #checkTimeout} has something to do: a cheap test the loop's
-	 * periodic scan applies to every connection, without side effects.
-	 */
+	/** Whether {@link #checkTimeout} has something to do: a cheap test, without side effects. */
 	boolean isDue(long now) {
 		return switch (this.protocol.phase()) {
 			case READING -> this.protocol.isDue(now);
@@ -438,7 +449,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 					this.stalls.writeCut(false);
 					close();
 				}
-				else if (this.protocol.phase() == Http1Phase.CLOSING && now - this.lingerDeadline >= 0) {
+				else if (this.protocol.phase() == Phase.CLOSING && now - this.lingerDeadline >= 0) {
 					close();
 				}
 			}
@@ -448,14 +459,10 @@ final class ChannelWire implements Wire, TrackedConnection {
 		}
 	}
 
-	boolean isIdle() {
-		return this.protocol.isIdle();
-	}
-
 	/** Closes now; selector thread. */
 	@Override
 	public void close() {
-		if (this.protocol.phase() == Http1Phase.CLOSED) {
+		if (this.protocol.phase() == Phase.CLOSED) {
 			return;
 		}
 		this.writes.close();
@@ -483,9 +490,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	@Override
 	public void abort() {
-		// a suspended exchange is told here, on the thread that stops the server, before the
-		// pools stop: they may drop what is queued then
-		this.protocol.exchange().connectionClosed(true);
+		// told here, on the thread that stops the server, before the pools stop
+		this.protocol.abort(true);
 		this.loop.execute(this::close);
 	}
 

@@ -10,6 +10,7 @@ import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.pool.WorkerPool;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.AbstractTransport;
+import dev.ariadne.server.protocol.Protocol;
 
 /**
  * The {@code event-loop} model: selector threads own every socket and hand only complete
@@ -26,6 +27,8 @@ public final class EventLoopTransport extends AbstractTransport<ChannelWire, Wor
 	/** The selector queues each request on its route's pool or on the workers, and goes on. */
 	private final PoolEntry<RuntimeException> entry = this::enter;
 
+	private final Protocol.Factory first;
+
 	private SelectorLoop[] loops = new SelectorLoop[0];
 
 	private Thread[] loopThreads = new Thread[0];
@@ -36,9 +39,11 @@ public final class EventLoopTransport extends AbstractTransport<ChannelWire, Wor
 	/**
 	 * Creates the transport.
 	 * @param context what the server's connections share
+	 * @param first makes each connection's first protocol
 	 */
-	public EventLoopTransport(ConnectionContext context) {
+	public EventLoopTransport(ConnectionContext context, Protocol.Factory first) {
 		super(context, workerPool(context.config()));
+		this.first = first;
 	}
 
 	@Override
@@ -63,7 +68,7 @@ public final class EventLoopTransport extends AbstractTransport<ChannelWire, Wor
 		SelectorLoop loop = this.loops[this.next];
 		this.next = (this.next + 1) % this.loops.length;
 		channel.configureBlocking(false);
-		return new ChannelWire(loop, channel, this.context, this.entry);
+		return new ChannelWire(loop, channel, this.context, this.entry, this.first);
 	}
 
 	private RejectReason enter(TaskPool routePool, Runnable exchange) {

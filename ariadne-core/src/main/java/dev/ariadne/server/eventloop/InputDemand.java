@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
-import dev.ariadne.server.protocol.Http1Phase;
-import dev.ariadne.server.protocol.Http1Protocol;
+import dev.ariadne.server.protocol.HostedExchange;
 import dev.ariadne.server.protocol.Wire;
 
 /**
@@ -31,7 +31,8 @@ final class InputDemand {
 	/** Turns read interest on for the connection's key; selector thread. */
 	private final Runnable watch;
 
-	private final Http1Protocol protocol;
+	/** Whether the connection is closed; selector thread. */
+	private final BooleanSupplier closed;
 
 	/** Signals the worker waiting for input; created once, handed to the selector per wait. */
 	private final Runnable wake = this::wake;
@@ -45,17 +46,20 @@ final class InputDemand {
 	/** What to tell once input arrives, for a thread waiting for more of a body; or {@code null}. */
 	private Runnable demand;
 
+	/** The exchange of a non-blocking reader that demands, or {@code null}. */
+	private HostedExchange reader;
+
 	/**
 	 * When a non-blocking reader of a body gives up waiting for more, by the body's clock; 0 when
 	 * the waiting thread keeps its own time.
 	 */
 	private long deadline;
 
-	InputDemand(SelectorLoop loop, ByteChannel io, Runnable watch, Http1Protocol protocol) {
+	InputDemand(SelectorLoop loop, ByteChannel io, Runnable watch, BooleanSupplier closed) {
 		this.loop = loop;
 		this.io = io;
 		this.watch = watch;
-		this.protocol = protocol;
+		this.closed = closed;
 	}
 
 	/**
@@ -97,7 +101,7 @@ final class InputDemand {
 		this.signalled = false;
 		this.waiting = Thread.currentThread();
 		// the worker keeps its own time: the selector only tells it when input arrives
-		demand(this.wake, 0);
+		demand(this.wake, 0, null);
 		try {
 			while (!this.signalled) {
 				long left = until - System.nanoTime();
@@ -131,18 +135,21 @@ final class InputDemand {
 	 * @param wake what to run on the selector thread; it must not block
 	 * @param deadline when to give up, by the body's clock, for a non-blocking reader; 0 for a
 	 * thread that waits and keeps its own time
+	 * @param reader the exchange of a non-blocking reader, told when its deadline passes; or
+	 * {@code null} for a thread that waits
 	 */
-	void demand(Runnable wake, long deadline) {
-		this.loop.execute(() -> watch(wake, deadline));
+	void demand(Runnable wake, long deadline, HostedExchange reader) {
+		this.loop.execute(() -> watch(wake, deadline, reader));
 	}
 
-	private void watch(Runnable wake, long deadline) {
-		if (this.protocol.phase() == Http1Phase.CLOSED) {
+	private void watch(Runnable wake, long deadline, HostedExchange reader) {
+		if (this.closed.getAsBoolean()) {
 			wake.run();
 			return;
 		}
 		this.demand = wake;
 		this.deadline = deadline;
+		this.reader = reader;
 		this.watch.run();
 	}
 
@@ -157,6 +164,7 @@ final class InputDemand {
 			return false;
 		}
 		this.demand = null;
+		this.reader = null;
 		demand.run();
 		return true;
 	}
@@ -180,9 +188,9 @@ final class InputDemand {
 		if (!isDue(now)) {
 			return;
 		}
-		if (!this.protocol.nonBlockingReadExpired(now)) {
+		if (!this.reader.nonBlockingReadExpired(now)) {
 			// bytes came in the meantime and the reader waits again: its new deadline holds
-			this.deadline = this.protocol.nonBlockingReadDeadline();
+			this.deadline = this.reader.nonBlockingReadDeadline();
 			return;
 		}
 		fire();

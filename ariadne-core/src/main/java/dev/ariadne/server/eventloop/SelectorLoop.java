@@ -224,7 +224,7 @@ final class SelectorLoop implements Runnable {
 
 	private void closeIdleNow() {
 		for (ChannelWire connection : new ArrayList<>(this.connections)) {
-			if (connection.isIdle()) {
+			if (connection.protocol().isIdle()) {
 				connection.close();
 			}
 		}

@@ -1,6 +1,7 @@
 package dev.ariadne.server.protocol;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 import javax.net.ssl.SSLSession;
 
@@ -32,7 +33,7 @@ import dev.ariadne.server.stats.RequestEvent;
  * reader (to read the body as the handler asks for it, and to parse pipelined requests ahead),
  * until it hands the connection back. In the socket models the two are one thread.
  */
-public final class Http1Protocol {
+public final class Http1Protocol implements Protocol, HostedExchange {
 
 	private final Wire wire;
 
@@ -52,7 +53,7 @@ public final class Http1Protocol {
 
 	// ---- the wire's own thread only
 
-	private Http1Phase phase = Http1Phase.READING;
+	private Phase phase = Phase.READING;
 
 	private boolean keepAfterExchange;
 
@@ -76,65 +77,38 @@ public final class Http1Protocol {
 		this.deadlines = new Http1Deadlines(wire, config, clock);
 		this.body = new Http1Body(this, wire, this.reader, clock);
 		this.exchange = new HttpExchange(this.context, this.out, wire.remoteAddress(), wire.localAddress(),
-				wire::releaseConnection, wire.host());
+				wire::releaseConnection, wire.host(this));
 		this.exchanges = new Http1Exchanges(this, wire, this.reader, this.body, this.exchange, this.out);
 	}
 
 	// ---- what the wire asks
 
-	/**
-	 * Returns where the connection is.
-	 * @return the phase
-	 */
-	public Http1Phase phase() {
+	@Override
+	public Phase phase() {
 		return this.phase;
 	}
 
-	/**
-	 * Returns the connection's output, for the wire to flush before it waits.
-	 * @return the output
-	 */
+	@Override
 	public ConnectionOutput out() {
 		return this.out;
 	}
 
-	/**
-	 * Returns the exchange logic of the connection.
-	 * @return the exchange
-	 */
-	public HttpExchange exchange() {
-		return this.exchange;
-	}
-
-	/**
-	 * Returns whether the connection is between two requests.
-	 * @return whether idle
-	 */
+	@Override
 	public boolean isIdle() {
 		return this.deadlines.isIdle();
 	}
 
-	/**
-	 * Returns when the reading of the current head, or of a body read before its dispatch, must
-	 * end.
-	 * @return the {@link System#nanoTime()} of the deadline
-	 */
+	@Override
 	public long readDeadline() {
 		return this.deadlines.readDeadline();
 	}
 
-	/**
-	 * Returns whether a thread runs the current exchange's handler now.
-	 * @return whether inside an exchange
-	 */
+	@Override
 	public boolean inExchange() {
 		return this.exchanges.inExchange();
 	}
 
-	/**
-	 * Returns whether the reader holds an input buffer.
-	 * @return whether a buffer is held
-	 */
+	@Override
 	public boolean holdsInput() {
 		return this.reader.holdsBuffer();
 	}
@@ -147,35 +121,49 @@ public final class Http1Protocol {
 	 * @param waitedNanos how long the connection waited for a worker before it was served
 	 * ({@code blocking}), counted with its first request's wait; else 0
 	 */
+	@Override
 	public void start(long deadline, long waitedNanos) {
 		this.deadlines.start(deadline);
 		this.exchanges.waitedForWorker(waitedNanos);
 	}
 
-	/**
-	 * The TLS handshake completed: the first request's time starts.
-	 * @param session the connection's TLS session
-	 */
+	@Override
 	public void handshaken(SSLSession session) {
 		this.deadlines.awaitHead();
 		this.exchange.tlsSession(session);
 	}
 
-	/**
-	 * Reads into the input buffer, borrowing one if none is held.
-	 * @param until as {@link Wire#read}: 0 for what is there now
-	 * @return the bytes read, or -1 at the end of the stream; 0 as well when no buffer fits the
-	 * budget ({@link #holdsInput()} tells)
-	 * @throws IOException if reading failed
-	 */
+	@Override
+	public void takeOver(ByteBuffer unread) {
+		SSLSession session = this.wire.tlsSession();
+		if (session != null) {
+			this.exchange.tlsSession(session);
+		}
+		start(this.wire.now() + this.context.config().headerTimeout().toNanos(), 0);
+		if (unread == null) {
+			return;
+		}
+		this.reader.adopt(unread);
+		if (unread.hasRemaining()) {
+			onInput(unread.remaining());
+		}
+		else {
+			this.reader.releaseEmptyBuffer();
+		}
+	}
+
+	@Override
+	public void reject(String reason, int retryAfterSeconds) throws IOException {
+		this.exchange.refuse(Status.SERVICE_UNAVAILABLE_503, reason, retryAfterSeconds, null, RequestEvent.REJECTED);
+		this.out.flush();
+	}
+
+	@Override
 	public int fill(long until) throws IOException {
 		return this.reader.fill(until);
 	}
 
-	/**
-	 * Borrows an input buffer again after waiting for the budget.
-	 * @return whether a buffer is held now
-	 */
+	@Override
 	public boolean borrowInput() {
 		if (!this.reader.borrowBuffer()) {
 			return false;
@@ -184,30 +172,24 @@ public final class Http1Protocol {
 		return true;
 	}
 
-	/**
-	 * The wire waits for a buffer of the budget: a body's clock stops meanwhile, since the
-	 * server does not ask for its bytes.
-	 */
+	@Override
 	public void awaitingInputBuffer() {
 		this.deadlines.awaitingBuffer();
 	}
 
-	/** Gives the input buffer back once everything in it is parsed. */
+	@Override
 	public void releaseEmptyInput() {
 		this.reader.releaseEmptyBuffer();
 	}
 
-	/**
-	 * Bytes were read into the input buffer while the connection reads: parses them, and
-	 * dispatches a complete request.
-	 * @param read how many, more than 0
-	 */
+	@Override
 	public void onInput(int read) {
 		this.deadlines.input(read);
 		processInput();
 	}
 
 	/** The client sent plaintext HTTP to a TLS port: 400, saying so, then close. */
+	@Override
 	public void plaintextOnTls() {
 		this.deadlines.active();
 		refuse(Status.BAD_REQUEST_400, Answers.TLS_REQUIRED, RequestEvent.INVALID);
@@ -266,7 +248,7 @@ public final class Http1Protocol {
 
 	/** Sends the complete request to its pool. */
 	private void dispatch() {
-		this.phase = Http1Phase.DISPATCHED;
+		this.phase = Phase.DISPATCHED;
 		RequestHead head = this.reader.head();
 		long start = this.reader.headNanos();
 		long dispatched = this.wire.now();
@@ -279,10 +261,7 @@ public final class Http1Protocol {
 		}
 	}
 
-	/**
-	 * Ends a suspended exchange, on a worker of its pool, and goes on as after any exchange.
-	 * @param pool the pool of the exchange
-	 */
+	@Override
 	public void endSuspended(String pool) {
 		this.exchanges.goOn(this.exchange.endSuspended(), pool);
 	}
@@ -303,14 +282,14 @@ public final class Http1Protocol {
 	 * @param invalid a pipelined request found malformed, to answer now
 	 */
 	void afterExchange(boolean keep, HttpParseException invalid) {
-		if (this.phase == Http1Phase.CLOSED) {
+		if (this.phase == Phase.CLOSED) {
 			// close() left the input buffer alone while the exchange used it
 			this.reader.releaseInput();
 			return;
 		}
 		this.keepAfterExchange = keep;
 		this.invalidNext = invalid;
-		this.phase = Http1Phase.FLUSHING;
+		this.phase = Phase.FLUSHING;
 		if (!this.wire.hasPendingWrites()) {
 			flushed();
 		}
@@ -320,17 +299,18 @@ public final class Http1Protocol {
 	 * The response of the last exchange is written: reads the next request, or closes. The
 	 * wire's own thread.
 	 */
+	@Override
 	public void flushed() {
 		if (!this.keepAfterExchange) {
 			// the client may still be sending (pipelined requests): closing with unread input
 			// resets the connection, which can destroy the response before the client reads it
-			this.phase = Http1Phase.CLOSING;
+			this.phase = Phase.CLOSING;
 			this.wire.closeAfterAnswer(this.out, false);
 			this.reader.releaseInput();
 			return;
 		}
 		// the worker has already started the next request and parsed what was buffered of it
-		this.phase = Http1Phase.READING;
+		this.phase = Phase.READING;
 		this.wire.readAgain();
 		if (this.invalidNext != null) {
 			HttpParseException invalid = this.invalidNext;
@@ -359,18 +339,13 @@ public final class Http1Protocol {
 
 	/** Sends the answer in the output, then closes once it is written and the client read it. */
 	private void closeAfterAnswer() {
-		this.phase = Http1Phase.CLOSING;
+		this.phase = Phase.CLOSING;
 		this.wire.closeAfterAnswer(this.out, true);
 	}
 
 	// ---- timeouts (the wire's own thread)
 
-	/**
-	 * Returns whether {@link #checkTimeout} has something to do while the connection reads: a
-	 * cheap test, without side effects.
-	 * @param now the time
-	 * @return whether a deadline passed
-	 */
+	@Override
 	public boolean isDue(long now) {
 		return this.deadlines.isDue(now);
 	}
@@ -382,8 +357,9 @@ public final class Http1Protocol {
 	 * ago than the stall timeout is cut off too.
 	 * @param now the time
 	 */
+	@Override
 	public void checkTimeout(long now) {
-		if (this.phase != Http1Phase.READING) {
+		if (this.phase != Phase.READING) {
 			return;
 		}
 		if (this.deadlines.bodyAhead()) {
@@ -406,45 +382,27 @@ public final class Http1Protocol {
 
 	// ---- slow clients (any thread)
 
-	/**
-	 * Returns the pool whose worker runs, or last ran, the connection's exchange.
-	 * @return the pool's name, or {@code null} before the first exchange
-	 */
+	@Override
 	public String workerPool() {
 		return this.exchanges.workerPool();
 	}
 
-	/**
-	 * A non-blocking reader's wait for more of the body ran out, by the wire's account: unless
-	 * bytes came meanwhile and it waits anew, the body fails and the reader is to be called
-	 * back. The wire's own thread.
-	 * @param now the time
-	 * @return whether the body failed; else it waits until {@link #nonBlockingReadDeadline()}
-	 */
+	@Override
 	public boolean nonBlockingReadExpired(long now) {
 		return this.body.nonBlockingReadExpired(now);
 	}
 
-	/**
-	 * Returns when the wait of a non-blocking reader for more of the body ends.
-	 * @return the {@link System#nanoTime()}, or 0 when it waits no more
-	 */
+	@Override
 	public long nonBlockingReadDeadline() {
 		return this.body.nonBlockingReadDeadline();
 	}
 
-	/**
-	 * Starts the wait of a non-blocking reader for more of the body.
-	 * @return when it ends by the body's limits
-	 */
+	@Override
 	public long nonBlockingReadWait() {
 		return this.body.nonBlockingReadWait();
 	}
 
-	/**
-	 * Reads the body for a non-blocking reader, waiting, on the wire's own thread: how the socket
-	 * models emulate readiness.
-	 */
+	@Override
 	public void fetchBody() {
 		this.body.fetch();
 	}
@@ -455,12 +413,13 @@ public final class Http1Protocol {
 	 * The wire closed the connection: a suspended exchange is told; a buffer nobody uses goes
 	 * back.
 	 */
+	@Override
 	public void closed() {
-		if (this.phase == Http1Phase.CLOSED) {
+		if (this.phase == Phase.CLOSED) {
 			return;
 		}
-		boolean dispatched = this.phase == Http1Phase.DISPATCHED;
-		this.phase = Http1Phase.CLOSED;
+		boolean dispatched = this.phase == Phase.DISPATCHED;
+		this.phase = Phase.CLOSED;
 		this.deadlines.active();
 		if (dispatched) {
 			// a suspended exchange learns it here; its worker (or its end) releases the input
@@ -472,16 +431,24 @@ public final class Http1Protocol {
 		}
 	}
 
-	/**
-	 * An exchange's worker failed with the connection and left it: closes it, and releases the
-	 * input that the worker no longer uses.
-	 */
+	@Override
 	public void abandoned() {
 		this.wire.close();
 		this.reader.releaseInput();
 	}
 
+	@Override
+	public void abort(boolean beforePoolsStop) {
+		this.exchange.connectionClosed(beforePoolsStop);
+	}
+
+	@Override
+	public void taskRefused() {
+		this.exchange.taskRefused();
+	}
+
 	/** Gives up a suspended exchange whose end cannot run: the wire closes the connection. */
+	@Override
 	public void abandonSuspended() {
 		this.exchange.abandonSuspended();
 		discardOutput();

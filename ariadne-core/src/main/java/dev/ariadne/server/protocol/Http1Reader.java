@@ -88,6 +88,15 @@ final class Http1Reader implements RequestSink {
 	}
 
 	/**
+	 * Takes over an input buffer that holds bytes the connection's previous protocol read and did
+	 * not use; the reader holds none yet.
+	 * @param buffer the buffer, in read mode, borrowed from the wire
+	 */
+	void adopt(ByteBuffer buffer) {
+		this.in = buffer;
+	}
+
+	/**
 	 * Returns whether the reader holds an input buffer.
 	 * @return whether a buffer is borrowed
 	 */

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
@@ -12,17 +14,18 @@ import dev.ariadne.server.connection.PoolEntry;
 /**
  * What a transport gives the protocol of one connection: its bytes in and out, its threads and
  * its life cycle. The event loop's {@code ChannelWire} and the socket models' {@code SocketWire}
- * implement it; a protocol ({@link Http1Protocol}) runs the same on either.
+ * implement it; a {@link Protocol} runs the same on either, and may hand the connection to
+ * another ({@link #handOff}).
  *
  * <p><b>Threads.</b> Each wire has a thread of its own that reads the connection and calls the
  * protocol back: a selector thread, or the connection's thread in the socket models. The
- * protocol's reading-side callbacks ({@link Http1Protocol#onInput}, its timeouts) run there, and
+ * protocol's reading-side callbacks ({@link Protocol#onInput}, its timeouts) run there, and
  * so does whatever the protocol hands back with {@link #execute}. The thread that runs an
  * exchange (a worker, or the connection's thread itself) owns the input buffer and the output
  * while it does, until it hands the connection back with {@link #execute}. Only the wire's own
  * thread borrows and releases input buffers.
  *
- * <p>A wire also gives the protocol the {@link AsyncHost} of its exchanges ({@link #host()}):
+ * <p>A wire also gives the protocol the {@link AsyncHost} of each exchange ({@link #host}):
  * how the model runs the tasks and the end of a suspended exchange.
  */
 public interface Wire {
@@ -34,11 +37,19 @@ public interface Wire {
 	ConnectionContext context();
 
 	/**
-	 * Returns how the model runs the work of the connection's suspended exchanges; asked once,
-	 * while the protocol is made.
+	 * Returns how the model runs the work of an exchange of the connection while it is
+	 * suspended; asked once per exchange object (once per connection in HTTP/1.1).
+	 * @param exchange the exchange, which the host calls back
 	 * @return the host
 	 */
-	AsyncHost host();
+	AsyncHost host(HostedExchange exchange);
+
+	/**
+	 * Returns the connection's TLS session.
+	 * @return the session once the handshake completed; {@code null} before, and on a
+	 * plaintext listener
+	 */
+	SSLSession tlsSession();
 
 	/**
 	 * Returns the client's address.
@@ -141,6 +152,16 @@ public interface Wire {
 	ConnectionOutput.Transmitter transmitter();
 
 	/**
+	 * Sends what an output holds from the wire's own thread, never blocking a selector: the
+	 * event loop writes what the socket takes and queues the rest, whatever the budget says (it
+	 * goes out as the socket takes it, {@link #hasPendingWrites()} meanwhile); the socket models
+	 * write it all.
+	 * @param out the output
+	 * @throws IOException if the connection closed or the write failed
+	 */
+	void send(ConnectionOutput out) throws IOException;
+
+	/**
 	 * Returns whether bytes wait to be written, which the wire writes on its own thread.
 	 * @return whether writes are pending
 	 */
@@ -190,6 +211,18 @@ public interface Wire {
 	 * @param failure what was thrown
 	 */
 	void exchangeFailed(Throwable failure);
+
+	/**
+	 * Hands the connection to another protocol: the wire makes it, drives it from now on
+	 * instead of the current one, and lets it {@linkplain Protocol#takeOver take over} the bytes
+	 * read and not used. The wire's own thread, from a callback of the current protocol, which is
+	 * done with the connection: its output is written or queued and it holds no input buffer but
+	 * the one it passes on.
+	 * @param next makes the next protocol
+	 * @param unread the bytes read and not used, in read mode, in an input buffer of this wire
+	 * which the next protocol owns from now on; or {@code null}
+	 */
+	void handOff(Protocol.Factory next, ByteBuffer unread);
 
 	/**
 	 * Closes now.

@@ -8,7 +8,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.connection.ConnectionContext;
-import dev.ariadne.server.protocol.Http1Protocol;
+import dev.ariadne.server.protocol.Protocol;
 import dev.ariadne.server.tls.PlaintextRequestException;
 
 /**
@@ -112,16 +112,16 @@ final class SocketLoop {
 
 	private void serveUntilClosed() {
 		this.thread = Thread.currentThread();
-		Http1Protocol protocol = this.wire.protocol();
+		Protocol protocol = this.wire.protocol();
 		try {
 			this.wire.open();
 			// blocking: how long the connection waited for a worker, counted with its first request
 			long now = System.nanoTime();
 			protocol.start(now + this.context.config().headerTimeout().toNanos(), now - this.acceptedNanos);
-			run(protocol);
+			run();
 		}
 		catch (PlaintextRequestException ex) {
-			protocol.plaintextOnTls();
+			this.wire.protocol().plaintextOnTls();
 		}
 		catch (Interrupted ex) {
 			Thread.currentThread().interrupt();
@@ -134,7 +134,7 @@ final class SocketLoop {
 		}
 	}
 
-	private void run(Http1Protocol protocol) throws IOException {
+	private void run() throws IOException {
 		while (!this.wire.isClosed()) {
 			Runnable task = this.own.poll();
 			if (task == null) {
@@ -147,6 +147,8 @@ final class SocketLoop {
 				Thread.interrupted();
 				continue;
 			}
+			// a protocol may hand the connection to another on any turn
+			Protocol protocol = this.wire.protocol();
 			switch (protocol.phase()) {
 				case READING -> readRequest(protocol);
 				case DISPATCHED -> {
@@ -167,7 +169,7 @@ final class SocketLoop {
 	}
 
 	/** Reads for the request under way, or waits for the next one. */
-	private void readRequest(Http1Protocol protocol) throws IOException {
+	private void readRequest(Protocol protocol) throws IOException {
 		if (protocol.isIdle()) {
 			awaitRequest(protocol);
 			return;
@@ -193,7 +195,7 @@ final class SocketLoop {
 	}
 
 	/** Waits for the first bytes of the next request, counted as idle meanwhile. */
-	private void awaitRequest(Http1Protocol protocol) throws IOException {
+	private void awaitRequest(Protocol protocol) throws IOException {
 		// the response goes out, and the output buffer back to the pool, before going idle
 		protocol.out().flush();
 		protocol.out().release();

@@ -10,6 +10,7 @@ import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.protocol.Protocol;
 
 /**
  * The transport of the models that serve each connection on a thread of its own, with
@@ -24,13 +25,17 @@ public abstract class SocketTransport<P extends PoolStats> extends AbstractTrans
 
 	private final BooleanSupplier releaseConnection = this::releaseConnection;
 
+	private final Protocol.Factory first;
+
 	/**
 	 * Creates the shared part of a socket model's transport.
 	 * @param context what the server's connections share
 	 * @param pool the model's own pool, named {@code default}
+	 * @param first makes each connection's first protocol
 	 */
-	protected SocketTransport(ConnectionContext context, P pool) {
+	protected SocketTransport(ConnectionContext context, P pool, Protocol.Factory first) {
 		super(context, pool);
+		this.first = first;
 	}
 
 	/**
@@ -67,7 +72,7 @@ public abstract class SocketTransport<P extends PoolStats> extends AbstractTrans
 
 	@Override
 	protected final SocketWire connect(SocketChannel channel) throws IOException {
-		return new SocketWire(this.context, channel, entry(), this.releaseConnection, pinsWorker());
+		return new SocketWire(this.context, channel, entry(), this.releaseConnection, pinsWorker(), this.first);
 	}
 
 	/**

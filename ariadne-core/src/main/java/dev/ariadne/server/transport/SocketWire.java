@@ -9,18 +9,21 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.function.BooleanSupplier;
 
-import dev.ariadne.http.Status;
+import javax.net.ssl.SSLSession;
+
 import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.LowResources;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.connection.TrackedConnection;
-import dev.ariadne.server.protocol.Http1Protocol;
+import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.protocol.HostedExchange;
+import dev.ariadne.server.protocol.Protocol;
 import dev.ariadne.server.protocol.Wire;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.Defence;
-import dev.ariadne.server.stats.RequestEvent;
+import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.tls.PlaintextRequestException;
 import dev.ariadne.server.tls.TlsSocket;
 
@@ -28,7 +31,7 @@ import dev.ariadne.server.tls.TlsSocket;
  * The wire of a connection served by one thread from accept to close with blocking socket I/O:
  * a pool worker in {@code blocking}, a virtual thread in {@code virtual-threads}. The thread is
  * the wire's own ({@link SocketLoop}): it reads the socket for the protocol
- * ({@link Http1Protocol}), which runs each exchange through the model's entry, on the thread
+ * ({@link Protocol}), which runs each exchange through the model's entry, on the thread
  * itself or waiting for a route pool's worker, so pipelined requests are answered in order.
  * What the wire gives the protocol:
  *
@@ -77,13 +80,15 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	private final InetSocketAddress local;
 
-	private final Http1Protocol protocol;
+	/** The connection's protocol: the connection's thread replaces it ({@link #handOff}); read by any. */
+	private volatile Protocol protocol;
 
 	private final SocketLoop loop;
 
 	private final SocketInput input;
 
-	private final SocketHost host;
+	/** The entry as the protocol calls it: an interrupt comes out unchecked, for the loop. */
+	private final PoolEntry<RuntimeException> protocolEntry = this::enterForProtocol;
 
 	/** The connection's TLS streams once its handshake completed, or {@code null}. */
 	private TlsSocket tls;
@@ -100,9 +105,10 @@ public final class SocketWire implements Wire, TrackedConnection {
 	 * @param pinsWorker whether the connection's thread is a worker of the default pool, held
 	 * until the connection closes ({@code blocking}), rather than a thread that takes a permit
 	 * per exchange ({@code virtual-threads})
+	 * @param first makes the connection's first protocol
 	 */
 	public SocketWire(ConnectionContext context, SocketChannel channel, PoolEntry<InterruptedException> entry,
-			BooleanSupplier releaseConnection, boolean pinsWorker) {
+			BooleanSupplier releaseConnection, boolean pinsWorker, Protocol.Factory first) {
 		this.context = context;
 		this.socket = channel.socket();
 		this.entry = entry;
@@ -112,10 +118,9 @@ public final class SocketWire implements Wire, TrackedConnection {
 		this.writer = new SocketWriter(this.socket, context.budget(), this.loop::hand);
 		// a virtual thread yields its carrier now and then; a pool worker is time-sliced
 		this.input = new SocketInput(this.socket, !pinsWorker);
-		this.host = new SocketHost(this, this.loop, entry, this.writer);
 		this.remote = (InetSocketAddress) this.socket.getRemoteSocketAddress();
 		this.local = (InetSocketAddress) this.socket.getLocalSocketAddress();
-		this.protocol = new Http1Protocol(this);
+		this.protocol = first.create(this);
 	}
 
 	/**
@@ -138,7 +143,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 			this.tls = this.context.tls().handshake(this.socket);
 			this.input.use(this.tls.input());
 			this.writer.output(this.tls.output());
-			this.protocol.exchange().tlsSession(this.tls.session());
+			this.protocol.handshaken(this.tls.session());
 		}
 	}
 
@@ -154,7 +159,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 	 * Returns the connection's protocol.
 	 * @return the protocol
 	 */
-	Http1Protocol protocol() {
+	Protocol protocol() {
 		return this.protocol;
 	}
 
@@ -166,8 +171,13 @@ public final class SocketWire implements Wire, TrackedConnection {
 	}
 
 	@Override
-	public AsyncHost host() {
-		return this.host;
+	public AsyncHost host(HostedExchange exchange) {
+		return new SocketHost(exchange, this.loop, this.entry, this.writer);
+	}
+
+	@Override
+	public SSLSession tlsSession() {
+		return (this.tls != null) ? this.tls.session() : null;
 	}
 
 	@Override
@@ -187,7 +197,20 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	@Override
 	public PoolEntry<RuntimeException> entry() {
-		return this.host.protocolEntry();
+		return this.protocolEntry;
+	}
+
+	/**
+	 * The model's pool entry as the protocol calls it, on the connection's thread: an interrupt
+	 * while waiting for a turn comes out as an unchecked exception, which ends the thread's loop.
+	 */
+	private RejectReason enterForProtocol(TaskPool routePool, Runnable exchange) {
+		try {
+			return this.entry.enter(routePool, exchange);
+		}
+		catch (InterruptedException ex) {
+			throw new SocketLoop.Interrupted(ex);
+		}
 	}
 
 	@Override
@@ -238,6 +261,11 @@ public final class SocketWire implements Wire, TrackedConnection {
 	@Override
 	public ConnectionOutput.Transmitter transmitter() {
 		return this.writer;
+	}
+
+	@Override
+	public void send(ConnectionOutput out) throws IOException {
+		out.flush();
 	}
 
 	@Override
@@ -310,6 +338,14 @@ public final class SocketWire implements Wire, TrackedConnection {
 		this.input.linger(this.in.array());
 	}
 
+	@Override
+	public void handOff(Protocol.Factory next, ByteBuffer unread) {
+		Protocol protocol = next.create(this);
+		this.protocol = protocol;
+		// the connection's loop drives it from its next turn
+		protocol.takeOver(unread);
+	}
+
 	// ---- the watchdog, the acceptor, shutdown
 
 	@Override
@@ -350,9 +386,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 			return;
 		}
 		try {
-			this.protocol.exchange().refuse(Status.SERVICE_UNAVAILABLE_503, reason, retryAfterSeconds, null,
-					RequestEvent.REJECTED);
-			this.protocol.out().flush();
+			this.protocol.reject(reason, retryAfterSeconds);
 			this.socket.shutdownOutput();
 		}
 		catch (IOException ex) {
@@ -377,7 +411,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 		this.idle.close();
 		closeSocket();
 		// the connection's thread, which waits for the exchange, tells its listeners
-		this.protocol.exchange().connectionClosed(false);
+		this.protocol.abort(false);
 	}
 
 	@Override

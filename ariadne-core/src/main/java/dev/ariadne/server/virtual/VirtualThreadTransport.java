@@ -14,6 +14,7 @@ import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.transport.SocketTransport;
 import dev.ariadne.server.transport.SocketWire;
+import dev.ariadne.server.protocol.Protocol;
 
 /**
  * The {@code virtual-threads} model: one virtual thread per connection, from accept to close,
@@ -31,11 +32,12 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 	/**
 	 * Creates the transport.
 	 * @param context what the server's connections share
+	 * @param first makes each connection's first protocol
 	 * @throws IllegalStateException if this JVM has no virtual threads (before Java 21)
 	 */
-	public VirtualThreadTransport(ConnectionContext context) {
+	public VirtualThreadTransport(ConnectionContext context, Protocol.Factory first) {
 		super(context,
-				new Permits(context.config().maxThreads(), context.config().queueCapacity(), context.registry()));
+				new Permits(context.config().maxThreads(), context.config().queueCapacity(), context.registry()), first);
 		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
 				"ariadne.server.io-model=virtual-threads");
 	}
