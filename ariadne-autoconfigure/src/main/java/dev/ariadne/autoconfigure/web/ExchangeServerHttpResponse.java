@@ -75,6 +75,19 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 		return (T) this.response;
 	}
 
+	/**
+	 * Returns the status WebFlux set, or else the core response's (200 unless a handler or the
+	 * server set another): what Spring's request observation tags {@code status} and
+	 * {@code outcome} with, as on Reactor Netty and the servlet adapter, rather than
+	 * {@code UNKNOWN} for every response whose handler left the default.
+	 * @return the status
+	 */
+	@Override
+	public HttpStatusCode getStatusCode() {
+		HttpStatusCode status = super.getStatusCode();
+		return (status != null) ? status : HttpStatusCode.valueOf(this.response.status());
+	}
+
 	@Override
 	protected void applyStatusCode() {
 		HttpStatusCode status = getStatusCode();

@@ -9,6 +9,7 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.ariadne.RawClient;
@@ -43,6 +44,23 @@ interface ExchangeCases {
 		assertThat(JsonPath.<Integer>read(response.body(), "$.quantity")).isEqualTo(2);
 		assertThat(JsonPath.<List<String>>read(response.body(), "$.notes")).containsExactly("\u20ac", "\ud83c\udf75");
 		assertThat(JsonPath.<Boolean>read(response.body(), "$.accepted")).isTrue();
+	}
+
+	@Test
+	default void tagsSpringsRequestMeterWithTheStatusAndOutcomeOfAResponseLeftAtTheDefault() throws Exception {
+		// the handler sets no status: Spring's observation asks the response for it afterwards
+		assertThat(app().get("/users/observed-1").statusCode()).isEqualTo(200);
+		Pattern success = Pattern.compile("http_server_requests_seconds_count\\{[^}]*outcome=\"SUCCESS\"[^}]*"
+				+ "status=\"200\"[^}]*uri=\"/users/\\{id}\"");
+		Pattern unknown = Pattern.compile("http_server_requests_seconds_count\\{[^}]*status=\"UNKNOWN\"[^}]*"
+				+ "uri=\"/users/\\{id}\"");
+		String scrape = "";
+		// the observation stops once the response completes, which may be after the client read it
+		for (int i = 0; i < 50 && !success.matcher(scrape).find(); i++) {
+			Thread.sleep((i == 0) ? 0 : 100);
+			scrape = app().management("/actuator/prometheus").body();
+		}
+		assertThat(scrape).containsPattern(success).doesNotContainPattern(unknown);
 	}
 
 	@Test
