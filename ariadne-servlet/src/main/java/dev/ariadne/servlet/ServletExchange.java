@@ -77,6 +77,12 @@ final class ServletExchange {
 
 	private boolean errorDispatching;
 
+	/** Whether an error page was dispatched to, after which the route is the one named before. */
+	private boolean namedBeforeError;
+
+	/** The route the route namer gave before the first error page's dispatch, or {@code null}. */
+	private String routeBeforeError;
+
 	private Throwable abort;
 
 	ServletExchange(DeploymentContext context, Request core, Response coreResponse, String requestUri, String query,
@@ -248,17 +254,11 @@ final class ServletExchange {
 	}
 
 	private String routeName() {
-		Function<HttpServletRequest, String> namer = this.context.routeNamer();
-		if (namer != null) {
-			try {
-				String name = namer.apply(this.request);
-				if (name != null) {
-					return name;
-				}
-			}
-			catch (RuntimeException ex) {
-				logger.log(Level.DEBUG, "Route namer failed", ex);
-			}
+		// an error page's dispatch names its own route (Spring's /error): the request keeps the
+		// one its own dispatch had, as Spring's request observation does
+		String name = this.namedBeforeError ? this.routeBeforeError : namedRoute();
+		if (name != null) {
+			return name;
 		}
 		ServletMatch match = this.request.match();
 		if (this.response.getStatus() == HttpServletResponse.SC_NOT_FOUND || match == null
@@ -266,6 +266,20 @@ final class ServletExchange {
 			return RequestEvent.NOT_FOUND;
 		}
 		return match.pattern();
+	}
+
+	/** Returns the route the deployment's route namer gives the request now, or {@code null}. */
+	private String namedRoute() {
+		Function<HttpServletRequest, String> namer = this.context.routeNamer();
+		if (namer != null) {
+			try {
+				return namer.apply(this.request);
+			}
+			catch (RuntimeException ex) {
+				logger.log(Level.DEBUG, "Route namer failed", ex);
+			}
+		}
+		return null;
 	}
 
 	// ---- dispatching
@@ -550,6 +564,10 @@ final class ServletExchange {
 		if (target == null) {
 			defaultErrorBody(status, shown);
 			return;
+		}
+		if (!this.namedBeforeError) {
+			this.namedBeforeError = true;
+			this.routeBeforeError = namedRoute();
 		}
 		this.errorDispatching = true;
 		try {

@@ -2,6 +2,8 @@ package dev.ariadne.it.mvc;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.ariadne.RawClient;
@@ -71,6 +73,34 @@ class ErrorPagesIT {
 	@Test
 	void answersAMissingParameterWith400() throws Exception {
 		assertJsonError(this.app.get("/api/items/a/b", "Accept", JSON), 400, "Bad Request", "/app/api/items/a/b");
+	}
+
+	@Test
+	void countsAnErrorUnderTheRouteThatFailedRatherThanTheErrorPage() throws Exception {
+		assertThat(this.app.get("/api/fail", "Accept", JSON).statusCode()).isEqualTo(500);
+		assertThat(this.app.get("/api/conflict", "Accept", JSON).statusCode()).isEqualTo(409);
+		assertThat(this.app.get("/api/items/a/b", "Accept", JSON).statusCode()).isEqualTo(400);
+		List<Pattern> meters = List.of(requests("/api/fail", 500), requests("/api/conflict", 409),
+				requests("/api/items/\\{name}/\\{variant}", 400));
+		String scrape = "";
+		// a request is counted once its exchange ends, which may be after the client read it
+		for (int i = 0; i < 50 && !allFound(meters, scrape); i++) {
+			Thread.sleep((i == 0) ? 0 : 100);
+			scrape = this.app.management("/actuator/prometheus").body();
+		}
+		for (Pattern meter : meters) {
+			assertThat(scrape).containsPattern(meter);
+		}
+		assertThat(scrape).doesNotContainPattern(requests("/error", 500)).doesNotContainPattern(requests("/error", 409));
+	}
+
+	private static boolean allFound(List<Pattern> patterns, String text) {
+		return patterns.stream().allMatch((pattern) -> pattern.matcher(text).find());
+	}
+
+	private static Pattern requests(String route, int status) {
+		return Pattern.compile("ariadne_requests_seconds_count\\{[^}]*listener=\"app\"[^}]*route=\"" + route
+				+ "\"[^}]*status=\"" + status + "\"");
 	}
 
 	@Test
