@@ -23,17 +23,18 @@ public final class VirtualThreads {
 	/**
 	 * Returns a factory of virtual threads named {@code prefix1}, {@code prefix2}, ...
 	 * @param prefix the name prefix
-	 * @param property the configuration property that asked for virtual threads, for the
+	 * @param setting the setting that asked for virtual threads, as {@code name=value}, for the
 	 * error message
+	 * @param instead the setting to choose instead on an older JVM, for the error message
 	 * @return the factory
-	 * @throws IllegalStateException naming the property and the Java version needed, before
-	 * Java 21
+	 * @throws IllegalStateException naming the setting, the Java version needed and what to set
+	 * instead, before Java 21
 	 */
-	public static ThreadFactory factory(String prefix, String property) {
+	public static ThreadFactory factory(String prefix, String setting, String instead) {
 		int feature = Runtime.version().feature();
 		if (!available()) {
-			throw new IllegalStateException(property + " needs Java 21 or later for virtual threads, but this JVM is "
-					+ "Java " + feature + "; run on Java 21+ or choose platform threads");
+			throw new IllegalStateException(setting + " needs Java 21 or later for virtual threads, but this JVM is "
+					+ "Java " + feature + ": run on Java 21+ or set " + instead);
 		}
 		try {
 			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);

@@ -38,7 +38,8 @@ public final class RoutePools {
 		String prefix = "ariadne-" + listener + "-pool-" + name;
 		if (pool.virtual()) {
 			return new VirtualPool(name, pool.maxThreads(), pool.queueCapacity(),
-					VirtualThreads.factory(prefix + "-", "ariadne.server.pools." + name + ".virtual"));
+					VirtualThreads.factory(prefix + "-", "ariadne.server.pools." + name + ".virtual=true",
+							"ariadne.server.pools." + name + ".virtual=false"));
 		}
 		return new WorkerPool(name, 0, pool.maxThreads(), pool.queueCapacity(), Threads.named(prefix, true));
 	}

@@ -39,7 +39,7 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 		super(context,
 				new Permits(context.config().maxThreads(), context.config().queueCapacity(), context.registry()), first);
 		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
-				"ariadne.server.io-model=virtual-threads");
+				"ariadne.server.io-model=virtual-threads", "ariadne.server.io-model=event-loop (or blocking)");
 	}
 
 	@Override

@@ -95,7 +95,7 @@ class VirtualPoolTest {
 	}
 
 	private VirtualPool pool(int max, int queueCapacity) {
-		this.pool = new VirtualPool("test", max, queueCapacity, VirtualThreads.factory("test-virtual-", "test"));
+		this.pool = new VirtualPool("test", max, queueCapacity, VirtualThreads.factory("test-virtual-", "test=virtual", "test=platform"));
 		return this.pool;
 	}
 
