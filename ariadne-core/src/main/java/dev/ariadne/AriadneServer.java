@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ariadne.server.Handler;
@@ -201,6 +202,39 @@ public final class AriadneServer implements AutoCloseable {
 			}
 			this.state = State.DRAINING;
 		}
+		return drain(gracePeriod);
+	}
+
+	/**
+	 * Shuts down gracefully on a thread of its own ({@code ariadne-<name>-shutdown}), as a
+	 * server that must not hold the caller does (Spring Boot's graceful shutdown). The shutdown
+	 * begins on the calling thread: a {@link #stop()} that comes next, even before that thread
+	 * runs, cuts it short, and the result says whether requests were still active then.
+	 * @param gracePeriod how long requests in flight may take to finish
+	 * @return completes with whether every connection finished within the grace period
+	 */
+	public CompletableFuture<Boolean> shutdownGracefullyInBackground(Duration gracePeriod) {
+		synchronized (this.lifecycle) {
+			if (this.state != State.RUNNING) {
+				return CompletableFuture.completedFuture(this.state != State.DRAINING);
+			}
+			this.state = State.DRAINING;
+		}
+		CompletableFuture<Boolean> result = new CompletableFuture<>();
+		Thread drain = new Thread(() -> {
+			try {
+				result.complete(drain(gracePeriod));
+			}
+			catch (Throwable ex) {
+				result.completeExceptionally(ex);
+			}
+		}, "ariadne-" + this.config.name() + "-shutdown");
+		drain.start();
+		return result;
+	}
+
+	/** Drains the connections of a server whose state is {@code DRAINING} already. */
+	private boolean drain(Duration gracePeriod) {
 		stopDiagnosis();
 		try {
 			return this.transport.shutdown(gracePeriod);

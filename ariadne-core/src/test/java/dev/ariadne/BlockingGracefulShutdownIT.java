@@ -5,6 +5,7 @@ import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -98,6 +99,37 @@ class BlockingGracefulShutdownIT {
 		RawResponse response = inFlight.read();
 		AbstractProtocolIT.assertOk(response, "released");
 		assertThat(response.header("Connection")).isEqualTo("close");
+		assertThat(shutdown.get(10, TimeUnit.SECONDS)).as("finished within the grace period").isTrue();
+	}
+
+	@Test
+	void aStopRightAfterABackgroundShutdownBeganCutsItShortAndSaysRequestsWereActive() throws Exception {
+		start(8, Duration.ofSeconds(30));
+		RawClient inFlight = connect();
+		inFlight.send(AbstractProtocolIT.get("/blocked"));
+		assertThat(this.entered.await(10, TimeUnit.SECONDS)).as("handler entered").isTrue();
+
+		// as Spring Boot's shutdown does when its phase times out: stop at once, whether or not the
+		// drain's thread has begun
+		CompletableFuture<Boolean> shutdown = this.server.shutdownGracefullyInBackground(Duration.ofSeconds(30));
+		this.server.stop();
+
+		assertThat(shutdown.get(10, TimeUnit.SECONDS)).as("finished within the grace period").isFalse();
+		assertThatExceptionOfType(IncompleteResponseException.class).isThrownBy(inFlight::read);
+	}
+
+	@Test
+	void aStopRightAfterABackgroundShutdownOfAServerWithNoConnectionSaysItWasIdle() throws Exception {
+		start(8, Duration.ofSeconds(30));
+		try (RawClient client = RawClient.connect(this.server.port())) {
+			AbstractProtocolIT.assertOk(client.exchange(AbstractProtocolIT.get("/hello")), "hello");
+		}
+		Await.until(() -> this.server.stats().openConnections() == 0,
+				() -> "open connections " + this.server.stats().openConnections());
+
+		CompletableFuture<Boolean> shutdown = this.server.shutdownGracefullyInBackground(Duration.ofSeconds(30));
+		this.server.stop();
+
 		assertThat(shutdown.get(10, TimeUnit.SECONDS)).as("finished within the grace period").isTrue();
 	}
 

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * The media types {@code ServletContext.getMimeType} answers with: a small default table of
- * common web types, overridden and extended by the deployment's mappings.
+ * common web types, overridden and extended by the deployment's mappings, or only those when
+ * the deployment brings a whole table (Spring Boot's).
  */
 final class MimeTypes {
 
@@ -24,6 +25,11 @@ final class MimeTypes {
 		for (int i = 0; i < DEFAULTS.length; i += 2) {
 			this.types.put(DEFAULTS[i], DEFAULTS[i + 1]);
 		}
+	}
+
+	/** Forgets every mapping, the defaults included. */
+	void clear() {
+		this.types.clear();
 	}
 
 	void add(String extension, String type) {

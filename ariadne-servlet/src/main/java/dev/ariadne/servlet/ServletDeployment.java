@@ -292,6 +292,17 @@ public final class ServletDeployment {
 		}
 
 		/**
+		 * Drops the MIME mappings so far, the container's defaults included: {@code getMimeType}
+		 * then knows only the ones given with {@link #mimeMapping} after this, for a caller that
+		 * brings a whole table (Spring Boot's factory: its defaults and the application's).
+		 * @return this builder
+		 */
+		public Builder withoutDefaultMimeMappings() {
+			this.mimeTypes.clear();
+			return this;
+		}
+
+		/**
 		 * Maps a file extension to a media type for {@code getMimeType}, over the defaults.
 		 * @param extension the extension, without the dot
 		 * @param type the media type

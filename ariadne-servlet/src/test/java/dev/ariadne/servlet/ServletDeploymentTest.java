@@ -211,6 +211,21 @@ class ServletDeploymentTest {
 	}
 
 	@Test
+	void withoutTheDefaultMimeMappingsKnowsOnlyTheOnesGiven() throws ServletException {
+		ServletDeployment deployment = ServletDeployment.builder()
+			.mimeMapping("css", "text/x-early")
+			.withoutDefaultMimeMappings()
+			.mimeMapping("ariadne", "application/x-ariadne")
+			.build();
+		deployment.start();
+		ServletContext context = deployment.servletContext();
+		assertThat(context.getMimeType("x.ariadne")).isEqualTo("application/x-ariadne");
+		assertThat(context.getMimeType("x.css")).as("a mapping given before, dropped with the defaults").isNull();
+		assertThat(context.getMimeType("x.map")).isNull();
+		deployment.stop();
+	}
+
+	@Test
 	void holdsAttributesInitParametersAndMimeTypesAndTellsAttributeListeners() throws ServletException {
 		List<String> events = new CopyOnWriteArrayList<>();
 		ServletDeployment deployment = ServletDeployment.builder()

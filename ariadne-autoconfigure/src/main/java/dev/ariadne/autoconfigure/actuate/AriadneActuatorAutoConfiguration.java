@@ -10,9 +10,11 @@ import dev.ariadne.AriadneServer;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.AriadneRouteProvider;
+import dev.ariadne.autoconfigure.AriadneServerInitializedEvent;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
 import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.AriadneTls;
+import dev.ariadne.autoconfigure.SharedListenerWarning;
 import dev.ariadne.autoconfigure.actuate.ManagementServerSettings.PortType;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
@@ -53,6 +55,7 @@ import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndp
 import org.springframework.boot.health.registry.HealthContributorRegistry;
 import org.springframework.boot.health.registry.ReactiveHealthContributorRegistry;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -190,10 +193,10 @@ public final class AriadneActuatorAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(name = "ariadneSharedListenerWarning")
 	@ConditionalOnManagementPort(PortType.SAME)
-	SharedListenerWarning ariadneSharedListenerWarning() {
-		return new SharedListenerWarning();
+	ApplicationListener<AriadneServerInitializedEvent> ariadneSharedListenerWarning() {
+		return (event) -> SharedListenerWarning.warnIfBlocking(event.getServer().config());
 	}
 
 	@Configuration(proxyBeanMethods = false)

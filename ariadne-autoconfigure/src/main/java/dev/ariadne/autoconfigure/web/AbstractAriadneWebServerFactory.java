@@ -337,7 +337,7 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 		this.middleware.forEach(server::middleware);
 		this.requestListeners.forEach(server::requestListener);
 		Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod : config.shutdownGracePeriod();
-		return new AriadneWebServer(server.build(), deployment, getPort() >= 0, getShutdown() == Shutdown.GRACEFUL,
+		return new AriadneWebServer(server::build, deployment, getPort() >= 0, getShutdown() == Shutdown.GRACEFUL,
 				grace, this.servers, this.livePagePath);
 	}
 

@@ -67,6 +67,8 @@ public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFact
 		if (settings.getSession().getTimeout() != null) {
 			deployment.sessionTimeout(settings.getSession().getTimeout());
 		}
+		// Boot's table is its defaults and the application's mappings: exactly what Tomcat answers
+		deployment.withoutDefaultMimeMappings();
 		settings.getMimeMappings()
 			.forEach((mapping) -> deployment.mimeMapping(mapping.getExtension(), mapping.getMimeType()));
 		settings.getLocaleCharsetMappings().forEach(deployment::localeCharset);

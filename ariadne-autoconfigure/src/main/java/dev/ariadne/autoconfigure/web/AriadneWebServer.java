@@ -4,6 +4,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.AriadneServer;
@@ -21,7 +22,9 @@ import org.springframework.boot.web.server.WebServerException;
 
 /**
  * A {@link WebServer} on one Ariadne listener: binds on {@link #start()}, drains on
- * {@link #shutDownGracefully}, and closes its servlet context on {@link #destroy()}.
+ * {@link #shutDownGracefully}, and closes its servlet context on {@link #destroy()}. It starts
+ * again after {@link #stop()} (a context restart, a checkpoint's restore) on a listener built
+ * anew with the same settings and servlet context.
  *
  * <p>Boot's contexts drive it: {@code WebServerStartStopLifecycle} starts and stops it,
  * {@code WebServerGracefulShutdownLifecycle} drains it within
@@ -32,7 +35,10 @@ public final class AriadneWebServer implements WebServer {
 
 	private static final Log logger = LogFactory.getLog(AriadneWebServer.class);
 
-	private final AriadneServer server;
+	/** Builds the listener again for a start after a stop: a stopped listener never restarts. */
+	private final Supplier<AriadneServer> newServer;
+
+	private volatile AriadneServer server;
 
 	private final ServletDeployment deployment;
 
@@ -50,11 +56,14 @@ public final class AriadneWebServer implements WebServer {
 
 	private boolean started;
 
+	/** Whether the listener was stopped since it was built, so that a start builds another. */
+	private boolean stopped;
+
 	private boolean destroyed;
 
 	/**
 	 * Creates a web server, not yet listening.
-	 * @param server the listener
+	 * @param server builds the listener: once now, and again for each start after a stop
 	 * @param deployment its servlet context, started; or {@code null} when there is none
 	 * @param autoStart whether {@link #start()} binds (false for a negative port, as in Boot)
 	 * @param graceful whether a shutdown drains ({@code server.shutdown=graceful})
@@ -63,9 +72,10 @@ public final class AriadneWebServer implements WebServer {
 	 * @param livePagePath the path of the live diagnosis page on this listener, for the startup
 	 * log line, or {@code null}
 	 */
-	AriadneWebServer(AriadneServer server, ServletDeployment deployment, boolean autoStart, boolean graceful,
-			Duration gracePeriod, AriadneServers servers, String livePagePath) {
-		this.server = server;
+	AriadneWebServer(Supplier<AriadneServer> server, ServletDeployment deployment, boolean autoStart,
+			boolean graceful, Duration gracePeriod, AriadneServers servers, String livePagePath) {
+		this.newServer = server;
+		this.server = server.get();
 		this.deployment = deployment;
 		this.autoStart = autoStart;
 		this.graceful = graceful;
@@ -75,8 +85,8 @@ public final class AriadneWebServer implements WebServer {
 	}
 
 	/**
-	 * Returns the Ariadne listener.
-	 * @return the server
+	 * Returns the Ariadne listener: the one running, or the last one.
+	 * @return the server, another one after a stop and a start
 	 */
 	public AriadneServer getServer() {
 		return this.server;
@@ -87,6 +97,11 @@ public final class AriadneWebServer implements WebServer {
 		synchronized (this.monitor) {
 			if (this.started || !this.autoStart) {
 				return;
+			}
+			if (this.stopped) {
+				// a context restart (or a checkpoint's restore): the same deployment, a new listener
+				this.server = this.newServer.get();
+				this.stopped = false;
 			}
 			try {
 				this.server.start();
@@ -103,20 +118,28 @@ public final class AriadneWebServer implements WebServer {
 				this.servers.register(this.server);
 			}
 			logger.info(startedMessage());
+			logger.info(modelMessage());
 		}
 	}
 
+	/** The line Boot's own servers log, in their shape, which log parsers and tests match. */
 	private String startedMessage() {
-		ServerConfig config = this.server.config();
 		String contextPath = (this.deployment != null) ? this.deployment.servletContext().getContextPath() : "";
-		contextPath = contextPath.isEmpty() ? "/" : contextPath;
-		String scheme = (config.tls() != null) ? "https" : "http";
-		return "Ariadne started on port " + getPort() + " (" + scheme + ", http/1.1) with context path '"
-				+ contextPath + "'"
-				+ (("app".equals(config.name())) ? "" : " for the '" + config.name() + "' listener") + " (io-model "
-				+ config.ioModel().value() + ", threads.max " + config.maxThreads() + ")"
-				+ ((this.livePagePath != null) ? "; live diagnosis on " + scheme + "://" + host() + ":" + getPort()
+		return "Ariadne started on port " + getPort() + " (" + scheme() + ") with context path '"
+				+ (contextPath.isEmpty() ? "/" : contextPath) + "'";
+	}
+
+	/** What Ariadne adds, on a line of its own: the listener's model and where to see it starve. */
+	private String modelMessage() {
+		ServerConfig config = this.server.config();
+		return "Ariadne '" + config.name() + "' listener on port " + getPort() + ": io-model "
+				+ config.ioModel().value() + ", threads.max " + config.maxThreads()
+				+ ((this.livePagePath != null) ? "; live diagnosis on " + scheme() + "://" + host() + ":" + getPort()
 						+ this.livePagePath : "");
+	}
+
+	private String scheme() {
+		return (this.server.config().tls() != null) ? "https" : "http";
 	}
 
 	private String host() {
@@ -135,6 +158,7 @@ public final class AriadneWebServer implements WebServer {
 				return;
 			}
 			this.started = false;
+			this.stopped = true;
 		}
 		this.server.stop();
 		if (this.servers != null) {
@@ -155,17 +179,17 @@ public final class AriadneWebServer implements WebServer {
 		}
 		logger.info("Commencing graceful shutdown of Ariadne's '" + this.server.config().name()
 				+ "' listener. Waiting up to " + this.gracePeriod.toMillis() + " ms for active requests to complete");
-		Thread drain = new Thread(() -> {
-			boolean drained = this.server.shutdownGracefully(this.gracePeriod);
-			if (drained) {
+		// begun here, so that a stop() right after it (Boot's on a timeout) finds it draining
+		this.server.shutdownGracefullyInBackground(this.gracePeriod).whenComplete((drained, failure) -> {
+			boolean idle = failure == null && drained;
+			if (idle) {
 				logger.info("Graceful shutdown complete");
 			}
 			else {
 				logger.info("Graceful shutdown aborted with one or more requests still active");
 			}
-			callback.shutdownComplete(drained ? GracefulShutdownResult.IDLE : GracefulShutdownResult.REQUESTS_ACTIVE);
-		}, "ariadne-" + this.server.config().name() + "-shutdown");
-		drain.start();
+			callback.shutdownComplete(idle ? GracefulShutdownResult.IDLE : GracefulShutdownResult.REQUESTS_ACTIVE);
+		});
 	}
 
 	@Override

@@ -66,7 +66,8 @@ final class ConformanceApp implements AutoCloseable {
 	/**
 	 * Starts an application of its own for a test, which closes it.
 	 * @param model the I/O model
-	 * @param properties more properties, as {@code name=value}
+	 * @param properties more properties, as {@code name=value}, each replacing a default of that
+	 * name; {@code name=} removes the default
 	 * @return the running application
 	 */
 	static ConformanceApp start(IoModel model, String... properties) {
@@ -79,7 +80,12 @@ final class ConformanceApp implements AutoCloseable {
 				"--spring.servlet.multipart.max-request-size=2MB", "--spring.main.banner-mode=off",
 				"--spring.lifecycle.timeout-per-shutdown-phase=20s"));
 		for (String property : properties) {
-			args.add("--" + property);
+			// a property given here replaces the default of the same name; with no value, removes it
+			String name = "--" + property.substring(0, property.indexOf('=') + 1);
+			args.removeIf((arg) -> arg.startsWith(name));
+			if (!property.endsWith("=")) {
+				args.add("--" + property);
+			}
 		}
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(ConformanceApplication.class)
 			.run(args.toArray(String[]::new));

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
@@ -19,6 +21,9 @@ import dev.ariadne.server.stats.PoolStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,6 +43,30 @@ class LifecycleIT {
 
 	LifecycleIT(IoModel model) {
 		this.model = model;
+	}
+
+	@Test
+	void servesAgainWhenItsWebServerIsStartedAfterAStop() throws Exception {
+		try (ConformanceApp app = ConformanceApp.start(this.model)) {
+			WebServer server = ((WebServerApplicationContext) app.context()).getWebServer();
+			assertThat(versioned(server.getPort())).isEqualTo("version 7");
+			server.stop();
+			assertThat(server.getPort()).as("port once stopped").isEqualTo(-1);
+			server.start();
+			assertThat(server.getPort()).as("port once started again").isPositive();
+			assertThat(versioned(server.getPort())).isEqualTo("version 7");
+			server.stop();
+			server.start();
+			assertThat(versioned(server.getPort())).as("a second restart").isEqualTo("version 7");
+		}
+	}
+
+	private static String versioned(int port) throws IOException, InterruptedException {
+		HttpResponse<String> response = ConformanceApp.client()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + ConformanceApp.CONTEXT_PATH
+					+ "/api/versioned")).timeout(DEADLINE).build(), BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		return response.body();
 	}
 
 	@Test

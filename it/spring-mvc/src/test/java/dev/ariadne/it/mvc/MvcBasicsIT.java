@@ -14,10 +14,14 @@ import com.jayway.jsonpath.JsonPath;
 import dev.ariadne.RawClient;
 import dev.ariadne.RawResponse;
 import dev.ariadne.server.IoModel;
+import jakarta.servlet.ServletContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.boot.web.server.MimeMappings;
+import org.springframework.web.context.WebApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,6 +45,16 @@ class MvcBasicsIT {
 	@BeforeEach
 	void app() {
 		this.app = ConformanceApp.shared(this.model);
+	}
+
+	@Test
+	void answersGetMimeTypeWithBootsMappingsAndNoOthers() {
+		ServletContext context = ((WebApplicationContext) this.app.context()).getServletContext();
+		for (MimeMappings.Mapping mapping : MimeMappings.DEFAULT) {
+			assertThat(context.getMimeType("file." + mapping.getExtension())).as(mapping.getExtension())
+				.isEqualTo(mapping.getMimeType());
+		}
+		assertThat(context.getMimeType("app.js.map")).as("a source map: not among Boot's mappings").isNull();
 	}
 
 	@Test

@@ -44,7 +44,8 @@ final class FluxApp implements AutoCloseable {
 	/**
 	 * Starts the application on Ariadne.
 	 * @param model the I/O model
-	 * @param properties more properties, as {@code name=value}
+	 * @param properties more properties, as {@code name=value}, each replacing a default of that
+	 * name; {@code name=} removes the default
 	 * @return the running application; the caller closes it
 	 */
 	static FluxApp onAriadne(IoModel model, String... properties) {
@@ -57,7 +58,8 @@ final class FluxApp implements AutoCloseable {
 
 	/**
 	 * Starts the application on Reactor Netty, as WebFlux runs without the starter.
-	 * @param properties more properties, as {@code name=value}
+	 * @param properties more properties, as {@code name=value}, each replacing a default of that
+	 * name; {@code name=} removes the default
 	 * @return the running application; the caller closes it
 	 */
 	static FluxApp onReactorNetty(String... properties) {
@@ -72,7 +74,12 @@ final class FluxApp implements AutoCloseable {
 				"--management.server.port=0", "--management.server.address=127.0.0.1",
 				"--management.endpoints.web.exposure.include=health,prometheus", "--spring.main.banner-mode=off"));
 		for (String property : properties) {
-			args.add("--" + property);
+			// a property given here replaces the default of the same name; with no value, removes it
+			String key = "--" + property.substring(0, property.indexOf('=') + 1);
+			args.removeIf((arg) -> arg.startsWith(key));
+			if (!property.endsWith("=")) {
+				args.add("--" + property);
+			}
 		}
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(ConformanceApplication.class)
 			.run(args.toArray(String[]::new));
