@@ -85,6 +85,47 @@ public final class ServletDeployment {
 	 * @throws IllegalStateException if already started
 	 */
 	public void start() throws ServletException {
+		start(true);
+	}
+
+	/**
+	 * Starts the deployment as {@link #start()} does but for the load-on-startup servlets,
+	 * which {@link #loadOnStartup()} initialises later: for a server that initialises them when
+	 * it starts listening, as Spring Boot's servers do.
+	 * @throws ServletException if an initializer, listener or filter fails
+	 * @throws IllegalStateException if already started
+	 */
+	public void startDeferringLoadOnStartup() throws ServletException {
+		start(false);
+	}
+
+	/**
+	 * Initialises the load-on-startup servlets not initialised yet, by ascending load-on-startup
+	 * value.
+	 * @throws ServletException if a servlet fails; the message names it
+	 * @throws IllegalStateException if the deployment is not started
+	 */
+	public void loadOnStartup() throws ServletException {
+		if (this.context.state() != DeploymentContext.State.STARTED) {
+			throw new IllegalStateException(this.context + " is not started");
+		}
+		initializeOnStartup();
+	}
+
+	private void initializeOnStartup() throws ServletException {
+		List<ServletEntry> onStartup = new ArrayList<>();
+		for (ServletEntry servlet : this.context.registry().servletEntries()) {
+			if (servlet.loadOnStartup() >= 0) {
+				onStartup.add(servlet);
+			}
+		}
+		onStartup.sort(Comparator.comparingInt(ServletEntry::loadOnStartup));
+		for (ServletEntry servlet : onStartup) {
+			servlet.servlet();
+		}
+	}
+
+	private void start(boolean loadOnStartup) throws ServletException {
 		synchronized (this.lifecycle) {
 			if (this.context.state() != DeploymentContext.State.NEW) {
 				throw new IllegalStateException(this.context + " was already started");
@@ -99,15 +140,8 @@ public final class ServletDeployment {
 				for (FilterEntry filter : this.context.registry().filterEntries()) {
 					filter.initialize();
 				}
-				List<ServletEntry> onStartup = new ArrayList<>();
-				for (ServletEntry servlet : this.context.registry().servletEntries()) {
-					if (servlet.loadOnStartup() >= 0) {
-						onStartup.add(servlet);
-					}
-				}
-				onStartup.sort(Comparator.comparingInt(ServletEntry::loadOnStartup));
-				for (ServletEntry servlet : onStartup) {
-					servlet.servlet();
+				if (loadOnStartup) {
+					initializeOnStartup();
 				}
 				this.context.mapper();
 				this.context.state(DeploymentContext.State.STARTED);

@@ -295,7 +295,8 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	protected final WebServer createWebServer(ServletDeployment deployment) {
 		UnsupportedSettings.check(this);
 		try {
-			deployment.start();
+			// its load-on-startup servlets are initialised when the server starts, as on Tomcat
+			deployment.startDeferringLoadOnStartup();
 		}
 		catch (Exception ex) {
 			throw new WebServerException("Unable to start the servlet context of Ariadne's '" + this.listenerName

@@ -10,6 +10,7 @@ import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.AriadneServer;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.servlet.ServletDeployment;
+import jakarta.servlet.ServletException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -64,7 +65,8 @@ public final class AriadneWebServer implements WebServer {
 	/**
 	 * Creates a web server, not yet listening.
 	 * @param server builds the listener: once now, and again for each start after a stop
-	 * @param deployment its servlet context, started; or {@code null} when there is none
+	 * @param deployment its servlet context, started, whose load-on-startup servlets {@link #start()}
+	 * initialises; or {@code null} when there is none
 	 * @param autoStart whether {@link #start()} binds (false for a negative port, as in Boot)
 	 * @param graceful whether a shutdown drains ({@code server.shutdown=graceful})
 	 * @param gracePeriod the longest drain
@@ -95,7 +97,14 @@ public final class AriadneWebServer implements WebServer {
 	@Override
 	public void start() throws WebServerException {
 		synchronized (this.monitor) {
-			if (this.started || !this.autoStart) {
+			if (this.started) {
+				return;
+			}
+			if (this.deployment != null) {
+				// even with no port to listen on, as on Tomcat
+				loadOnStartup();
+			}
+			if (!this.autoStart) {
 				return;
 			}
 			if (this.stopped) {
@@ -119,6 +128,17 @@ public final class AriadneWebServer implements WebServer {
 			}
 			logger.info(startedMessage());
 			logger.info(modelMessage());
+		}
+	}
+
+	/** Initialises the load-on-startup servlets (at the first start; later ones find them done). */
+	private void loadOnStartup() {
+		try {
+			this.deployment.loadOnStartup();
+		}
+		catch (ServletException ex) {
+			throw new WebServerException("Unable to start Ariadne's '" + this.server.config().name() + "' listener: "
+					+ ex.getMessage(), ex);
 		}
 	}
 
