@@ -196,13 +196,8 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return whether every connection finished within the grace period
 	 */
 	public boolean shutdownGracefully(Duration gracePeriod) {
-		synchronized (this.lifecycle) {
-			if (this.state != State.RUNNING) {
-				return this.state != State.DRAINING;
-			}
-			this.state = State.DRAINING;
-		}
-		return drain(gracePeriod);
+		Boolean already = beginDraining();
+		return (already != null) ? already : drain(gracePeriod);
 	}
 
 	/**
@@ -214,11 +209,9 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return completes with whether every connection finished within the grace period
 	 */
 	public CompletableFuture<Boolean> shutdownGracefullyInBackground(Duration gracePeriod) {
-		synchronized (this.lifecycle) {
-			if (this.state != State.RUNNING) {
-				return CompletableFuture.completedFuture(this.state != State.DRAINING);
-			}
-			this.state = State.DRAINING;
+		Boolean already = beginDraining();
+		if (already != null) {
+			return CompletableFuture.completedFuture(already);
 		}
 		CompletableFuture<Boolean> result = new CompletableFuture<>();
 		Thread drain = new Thread(() -> {
@@ -231,6 +224,21 @@ public final class AriadneServer implements AutoCloseable {
 		}, "ariadne-" + this.config.name() + "-shutdown");
 		drain.start();
 		return result;
+	}
+
+	/**
+	 * Moves a running server to {@code DRAINING}, on the calling thread.
+	 * @return {@code null} when it did; else what a shutdown asked now reports: {@code false}
+	 * while another one drains, {@code true} once stopped (or never started)
+	 */
+	private Boolean beginDraining() {
+		synchronized (this.lifecycle) {
+			if (this.state != State.RUNNING) {
+				return this.state != State.DRAINING;
+			}
+			this.state = State.DRAINING;
+			return null;
+		}
 	}
 
 	/** Drains the connections of a server whose state is {@code DRAINING} already. */
