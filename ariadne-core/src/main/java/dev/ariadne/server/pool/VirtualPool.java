@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ariadne.server.RateLimitedLogger;
 
@@ -37,6 +38,8 @@ public final class VirtualPool implements TaskPool {
 	private final AtomicInteger running = new AtomicInteger();
 
 	private final AtomicInteger queued = new AtomicInteger();
+
+	private final AtomicLong dequeued = new AtomicLong();
 
 	/** The threads running a task now, so that {@link #shutdownNow()} can interrupt them. */
 	private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
@@ -122,6 +125,7 @@ public final class VirtualPool implements TaskPool {
 				return;
 			}
 			this.queued.decrementAndGet();
+			this.dequeued.incrementAndGet();
 			start(next);
 		}
 	}
@@ -183,6 +187,11 @@ public final class VirtualPool implements TaskPool {
 	@Override
 	public int queued() {
 		return this.queued.get();
+	}
+
+	@Override
+	public long dequeued() {
+		return this.dequeued.get();
 	}
 
 	@Override

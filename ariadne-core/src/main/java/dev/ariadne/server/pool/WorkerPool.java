@@ -78,6 +78,9 @@ public final class WorkerPool implements TaskPool {
 	/** How often an idle worker's keep-alive time ran out, whether it retired or stayed. */
 	private volatile int keepAliveExpiries;
 
+	/** Tasks that waited in the queue and were taken by a worker; written under the lock. */
+	private volatile long dequeued;
+
 	/**
 	 * Workers woken (or created) to take a queued task that have not taken one yet; under lock.
 	 * While one is on its way, new tasks only queue: the worker that takes one wakes the next
@@ -204,6 +207,9 @@ public final class WorkerPool implements TaskPool {
 					int before = this.queuedTasks;
 					recount();
 					waited = this.queuedTasks < before;
+					if (waited) {
+						this.dequeued++;
+					}
 				}
 				else if (this.shutdown || timedOut && this.threads > this.minWorkers) {
 					// counted out here, under the lock, so that two workers timing out together
@@ -371,6 +377,11 @@ public final class WorkerPool implements TaskPool {
 	@Override
 	public int queued() {
 		return this.queuedTasks;
+	}
+
+	@Override
+	public long dequeued() {
+		return this.dequeued;
 	}
 
 	@Override

@@ -50,6 +50,18 @@ public interface PoolStats {
 	int queueCapacity();
 
 	/**
+	 * Returns how many items that waited for a worker have got one since the pool started: the
+	 * rate at which the queue moves. With {@link #queued()} it tells a pool that serves every
+	 * client in turn (items wait, briefly) from a starved one (items wait and none gets
+	 * through). Counted only when an item leaves the queue, never on the path of one that did
+	 * not wait.
+	 * @return the count, or -1 where the pool does not count it
+	 */
+	default long dequeued() {
+		return -1;
+	}
+
+	/**
 	 * Returns the threads doing the pool's work now, for a diagnosis that samples their states
 	 * and stacks: {@code blocking}, the workers owning a connection; {@code event-loop} and
 	 * route pools, the workers running a task; {@code virtual-threads}, the virtual threads of

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionRegistry;
@@ -76,6 +77,8 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 
 		private final AtomicInteger waiting = new AtomicInteger();
 
+		private final AtomicLong dequeued = new AtomicLong();
+
 		private final ConnectionRegistry connections;
 
 		Permits(int max, int queueCapacity, ConnectionRegistry connections) {
@@ -100,6 +103,7 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 			finally {
 				this.waiting.decrementAndGet();
 			}
+			this.dequeued.incrementAndGet();
 			return true;
 		}
 
@@ -125,6 +129,11 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 		@Override
 		public int queued() {
 			return this.waiting.get();
+		}
+
+		@Override
+		public long dequeued() {
+			return this.dequeued.get();
 		}
 
 		@Override
