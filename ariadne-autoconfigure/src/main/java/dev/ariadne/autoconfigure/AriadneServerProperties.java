@@ -1080,7 +1080,7 @@ public class AriadneServerProperties {
 
 		/**
 		 * Whether each listener diagnoses its pools: once a second, on a thread of its own, it
-		 * names why clients wait (idle keep-alive, cpu-bound, blocked downstream, slow clients,
+		 * names why clients wait (thread-per-connection, cpu-bound, blocked downstream, slow clients,
 		 * a hot route, the connection limit, the accept backlog) with the evidence and the
 		 * settings to change, for the ariadne endpoint's diagnosis, the
 		 * ariadne.pool.starvation meter, the log and the live page. Costs one counter add per

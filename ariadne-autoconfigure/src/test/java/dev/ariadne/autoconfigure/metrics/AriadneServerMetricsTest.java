@@ -141,14 +141,14 @@ class AriadneServerMetricsTest {
 			// answered, then idle: with the release threshold off it keeps the only worker
 			assertThat(readStatusLine(holder)).isEqualTo("HTTP/1.1 200 OK");
 			try (Socket waiter = send(server.port(), "/")) {
-				awaitStarvation(registry, "idle-keep-alive", 1);
+				awaitStarvation(registry, "thread-per-connection", 1);
 				assertThat(registry.get(AriadneServerMetrics.POOL_STARVATION).gauges())
 					.filteredOn((gauge) -> gauge.value() == 1)
 					.extracting((gauge) -> gauge.getId().getTag("cause"))
-					.containsExactly("idle-keep-alive");
+					.containsExactly("thread-per-connection");
 				holder.close();
 				assertThat(readStatusLine(waiter)).isEqualTo("HTTP/1.1 200 OK");
-				awaitStarvation(registry, "idle-keep-alive", 0);
+				awaitStarvation(registry, "thread-per-connection", 0);
 			}
 		}
 	}

@@ -61,7 +61,7 @@ class PrometheusExpositionTest {
 				.contains("ariadne_pool_queue_wait_seconds_count{listener=\"app\",pool=\"default\"} 1")
 				.contains("ariadne_pool_threads_busy{listener=\"app\",pool=\"default\"}")
 				.contains("ariadne_server_info{io_model=\"event-loop\",listener=\"app\"")
-				.contains("ariadne_pool_starvation{cause=\"idle-keep-alive\",listener=\"app\",pool=\"default\"} 0.0")
+				.contains("ariadne_pool_starvation{cause=\"thread-per-connection\",listener=\"app\",pool=\"default\"} 0.0")
 				.contains("# TYPE ariadne_buffers_used_bytes gauge\n")
 				// the response buffer of the request above, kept in the pool for the next one
 				.containsPattern("\nariadne_buffers_used_bytes\\{listener=\"app\"\\} [1-9][0-9.E]*\n")

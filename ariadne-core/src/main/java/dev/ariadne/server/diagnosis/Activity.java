@@ -30,6 +30,12 @@ record Activity(Kind kind, String frame, String caller, Thread.State state) {
 		/** Waits in application code: a lock, a pool, a sleep, a socket of a downstream call. */
 		WAITING,
 
+		/**
+		 * Waits for a route pool to run its request's handler: Ariadne's own hand-off in the
+		 * socket models, never a downstream.
+		 */
+		HANDED_OFF,
+
 		/** Runs: application or server code on the CPU. */
 		RUNNING,
 

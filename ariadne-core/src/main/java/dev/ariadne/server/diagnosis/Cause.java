@@ -2,40 +2,12 @@ package dev.ariadne.server.diagnosis;
 
 /**
  * Why a pool is starved: the primary cause a {@link Diagnosis} names. Each cause needs a
- * different fix, which is why the diagnosis tells them apart.
+ * different fix, which is why the diagnosis tells them apart. They are declared from the
+ * structural causes (a limit, a downstream, the model) to the symptoms they produce (slow
+ * clients, a hot route, busy cores): when the evidence of two is equal, the first declared
+ * wins.
  */
 public enum Cause {
-
-	/**
-	 * {@code blocking} model: the workers are pinned by connections that sit idle between
-	 * requests. Fix: {@code io-model: event-loop} (or {@code virtual-threads}), a release
-	 * threshold, or more threads.
-	 */
-	IDLE_KEEP_ALIVE("idle-keep-alive"),
-
-	/**
-	 * The workers are busy computing, with the CPU near the cores' limit. More threads do not
-	 * help: a route pool for the heavy route, or more instances.
-	 */
-	CPU_BOUND("cpu-bound"),
-
-	/**
-	 * The workers wait on something else: a connection pool, an HTTP client, a lock. Fix: size
-	 * what they wait on; more threads only if it can take them.
-	 */
-	BLOCKED_DOWNSTREAM("blocked-downstream"),
-
-	/**
-	 * The workers are held writing to or reading from slow clients. Fix: {@code event-loop},
-	 * timeouts.
-	 */
-	SLOW_CLIENTS("slow-clients"),
-
-	/**
-	 * One route takes most of the pool's worker time while other routes wait behind it. Fix: a
-	 * route pool for that route.
-	 */
-	HOT_ROUTE("hot-route"),
 
 	/**
 	 * {@code max-connections} is reached and clients wait in the kernel's accept queue. Fix:
@@ -47,7 +19,40 @@ public enum Cause {
 	 * The kernel's accept queue overflows and drops connections. Fix: {@code accept-backlog}
 	 * and {@code somaxconn}, or the acceptor.
 	 */
-	ACCEPT_BACKLOG("accept-backlog");
+	ACCEPT_BACKLOG("accept-backlog"),
+
+	/**
+	 * The workers wait on something else: a connection pool, an HTTP client, a lock. Fix: size
+	 * what they wait on, in the handler named by its route; more threads only if it can take
+	 * them. Ariadne's own hand-off to a route pool is never this cause.
+	 */
+	BLOCKED_DOWNSTREAM("blocked-downstream"),
+
+	/**
+	 * {@code blocking} model: each connection owns a worker until it closes, so connections
+	 * beyond the workers wait whatever the owned ones do (sit idle between requests, compute,
+	 * write). Fix: {@code io-model: event-loop} (or {@code virtual-threads}), as many threads
+	 * as connections, or a release threshold.
+	 */
+	THREAD_PER_CONNECTION("thread-per-connection"),
+
+	/**
+	 * The workers are held writing to or reading from slow clients. Fix: timeouts, the low
+	 * resources mode.
+	 */
+	SLOW_CLIENTS("slow-clients"),
+
+	/**
+	 * One route takes most of the pool's worker time while other routes wait behind it. Fix: a
+	 * route pool for that route.
+	 */
+	HOT_ROUTE("hot-route"),
+
+	/**
+	 * The workers are busy computing and requests wait long for one. More threads do not help
+	 * once the cores are busy: a route pool for the heavy route, or more instances.
+	 */
+	CPU_BOUND("cpu-bound");
 
 	private final String value;
 
@@ -57,7 +62,7 @@ public enum Cause {
 
 	/**
 	 * Returns the cause's name as endpoints, meters and alerts spell it.
-	 * @return for example {@code idle-keep-alive}
+	 * @return for example {@code thread-per-connection}
 	 */
 	public String value() {
 		return this.value;

@@ -220,11 +220,12 @@ public final class Diagnosis {
 		Duration idle = (saturated && defaultPool && this.config.ioModel() != IoModel.EVENT_LOOP)
 				? this.stats.averageIdleTime() : Duration.ZERO;
 		long capacity = defaultPool ? value(this.stats.acceptQueueCapacity()) : -1;
+		PoolTracker.QueueWindow queue = tracker.queueWindow(queued, pool.dequeued());
 		return new Observation(pool.name(), defaultPool, this.config, busy, max, queued, open, depth, recentDepth(),
 				capacity, defaultPool ? overflows : -1, idle, samples,
 				tracker.routeWindow(this.stats.routeWork(pool.name())),
 				tracker.windowSeconds((int) INTERVAL.toSeconds()), this.cpu.processCores(), this.cpu.machineBusy(),
-				this.cores);
+				this.cores, queue.averageQueued(), queue.dequeued(), tracker.verdict().starved());
 	}
 
 	/** Classifies what the pool's workers are doing, sampling at most {@link #MAX_SAMPLED_THREADS}. */
@@ -260,12 +261,13 @@ public final class Diagnosis {
 		String pool = "Pool '" + verdict.pool() + "' of listener '" + verdict.listener() + "'";
 		if (verdict.starved()) {
 			String advice = verdict.advice().stream().map(Advice::toString).collect(Collectors.joining("; "));
-			logger.log(Level.WARNING, pool + " is starved: " + verdict.cause() + ". " + verdict.evidence()
+			String was = previous.starved() ? " (was " + previous.cause() + ")" : "";
+			logger.log(Level.WARNING, pool + " is starved: " + verdict.cause() + was + ". " + verdict.evidence()
 					+ ". Advice: " + advice);
 		}
 		else {
-			logger.log(Level.INFO, pool + " is no longer starved (was " + previous.cause() + "): "
-					+ verdict.evidence());
+			logger.log(Level.INFO, pool + " is no longer starved (was " + previous.cause() + "), " + verdict.status()
+					+ ": " + verdict.evidence());
 		}
 	}
 

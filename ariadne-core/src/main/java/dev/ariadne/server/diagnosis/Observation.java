@@ -32,11 +32,26 @@ import dev.ariadne.server.stats.RouteWork;
  * @param machineBusy share of the machine's CPU in use over the last second, 0 to 1; NaN where
  * unknown
  * @param cores the cores available to the JVM
+ * @param averageQueued the items waiting for a worker, on average over the window
+ * @param dequeuedInWindow items that waited and got a worker over the window, -1 where the pool
+ * does not count them
+ * @param starvedNow whether the pool's verdict is starved now, for the hysteresis of
+ * {@link #served()}
  */
 record Observation(String pool, boolean defaultPool, ServerConfig config, int busy, int max, int queued,
 		int openConnections, long acceptQueueDepth, long acceptQueueDepthRecent, long acceptQueueCapacity,
 		long overflows, Duration averageIdle, Samples samples, List<RouteWork> routeWindow, int windowSeconds,
-		double processCores, double machineBusy, int cores) {
+		double processCores, double machineBusy, int cores, double averageQueued, long dequeuedInWindow,
+		boolean starvedNow) {
+
+	/**
+	 * The longest an item may wait for a worker, as the window shows it, for the pool to count
+	 * as serving every client in turn: a starved pool's items wait longer, or never get one.
+	 */
+	static final double SERVED_WAIT_SECONDS = 1.0;
+
+	/** The wait below which a starved pool counts as serving every client again. */
+	static final double RECOVERED_WAIT_SECONDS = 0.5;
 
 	/**
 	 * Returns whether every worker is busy and something waits for one.
@@ -44,6 +59,41 @@ record Observation(String pool, boolean defaultPool, ServerConfig config, int bu
 	 */
 	boolean saturatedWithWaiting() {
 		return this.busy >= this.max && this.queued > 0;
+	}
+
+	/**
+	 * Returns how long an item waits for a worker, by Little's law over the window: the items
+	 * waiting on average over the rate at which they got a worker.
+	 * @return the wait in seconds; infinite when items waited and none got a worker, NaN where
+	 * the pool does not count them
+	 */
+	double waitSeconds() {
+		if (this.dequeuedInWindow < 0) {
+			return Double.NaN;
+		}
+		if (this.dequeuedInWindow == 0) {
+			return (this.averageQueued > 0) ? Double.POSITIVE_INFINITY : 0;
+		}
+		return this.averageQueued * this.windowSeconds / this.dequeuedInWindow;
+	}
+
+	/**
+	 * Returns whether every client is served in turn: what waits for a worker gets one within
+	 * {@value #SERVED_WAIT_SECONDS} s ({@value #RECOVERED_WAIT_SECONDS} s for a pool starved
+	 * now, so that a wait near the line does not flap the verdict).
+	 * @return whether the queue moves fast enough; {@code false} where it is not counted
+	 */
+	boolean served() {
+		double wait = waitSeconds();
+		return wait <= (this.starvedNow ? RECOVERED_WAIT_SECONDS : SERVED_WAIT_SECONDS);
+	}
+
+	/**
+	 * Returns whether the process, or the machine, is using nearly all of the CPU.
+	 * @return whether the cores are the limit
+	 */
+	boolean cpuSaturated() {
+		return this.processCores >= 0.85 * this.cores || this.machineBusy >= 0.9;
 	}
 
 	/**

@@ -14,11 +14,16 @@ import dev.ariadne.server.stats.RouteWork;
  * evidence and the advice with values computed from the figures observed. Pure: the same
  * observation always gives the same finding.
  *
- * <p>Order of the decision: the listener's connection limit and accept queue first (clients
- * that wait before any worker could help); then, for a pool whose workers are all busy while
- * work waits, where its workers are: idle connections, slow clients, or handler work; handler
- * work is a hot route when one route takes most of the worker time while others get through,
- * else blocked downstream when most workers wait and cpu-bound when most run.
+ * <p>Order of the decision, from the structural causes to the symptoms they produce: the
+ * listener's connection limit and accept queue first (clients that wait before any worker
+ * could help). A pool whose workers are all busy while work waits is not starved when the
+ * queue moves (by Little's law over the window, an item gets a worker within a second): every
+ * client is served in turn, and with the cores busy that is {@code cpu-saturated}. Otherwise,
+ * by where the sampled workers are: most of them waiting in application code is a downstream;
+ * the blocking model's own pool is then slow clients when most workers write to them (which no
+ * model would free), else thread-per-connection, whatever the owned connections do; in the
+ * other models and route pools, slow clients, then a hot route (one route takes most of the
+ * worker time while others get through), then cpu-bound.
  */
 final class Rules {
 
@@ -54,24 +59,31 @@ final class Rules {
 		if (!o.saturatedWithWaiting()) {
 			return null;
 		}
-		Samples s = o.samples();
-		int handlerWork = s.waiting() + s.running();
-		if (s.total() > 0 && s.idle() >= s.slowClients() && s.idle() >= handlerWork) {
-			return idleKeepAlive(o);
+		if (o.served()) {
+			return o.cpuSaturated() ? cpuSaturated(o) : null;
 		}
-		if (s.total() > 0 && s.slowClients() >= handlerWork) {
+		Samples s = o.samples();
+		boolean sampled = s.total() > 0;
+		if (sampled && s.waiting() * 2 > s.total()) {
+			// most workers wait in application code: the downstream is the limit in every model
+			return blockedDownstream(o);
+		}
+		if (o.defaultPool() && o.config().ioModel() == IoModel.BLOCKING) {
+			if (sampled && s.writing() * 2 > s.total()) {
+				// every model's handler thread writes its response: another model would not free them
+				return slowClients(o);
+			}
+			// connections own the workers, whatever the owned ones are doing now
+			return threadPerConnection(o);
+		}
+		if (sampled && s.slowClients() > 0 && s.slowClients() >= s.waiting() + s.running() + s.handedOff()) {
 			return slowClients(o);
 		}
 		RouteWork hot = hotRoute(o);
 		if (hot != null) {
 			return hotRoute(o, hot);
 		}
-		if (s.total() == 0 && o.config().ioModel() == IoModel.BLOCKING && o.defaultPool()
-				&& !o.averageIdle().isZero()) {
-			// nothing sampled (the pool lists no threads): idle connections are the usual suspect
-			return idleKeepAlive(o);
-		}
-		if (s.waiting() > s.running() || s.total() == 0 && !(o.processCores() >= 0.8 * o.cores())) {
+		if (sampled ? s.waiting() > s.running() : !(o.processCores() >= 0.8 * o.cores())) {
 			return blockedDownstream(o);
 		}
 		return cpuBound(o);
@@ -123,7 +135,7 @@ final class Rules {
 					new Advice(PREFIX + "accept-backlog", Long.toString(backlog),
 							"the queue holds " + capacity + " and " + o.overflows()
 									+ " more connections arrived than it could hold"),
-					new Advice("net.core.somaxconn", Long.toString(backlog), "the kernel caps the backlog at "
+					new Advice(Advice.SOMAXCONN, Long.toString(backlog), "the kernel caps the backlog at "
 							+ "somaxconn (sysctl); raise it at least as far as accept-backlog"));
 			return new Finding(Cause.ACCEPT_BACKLOG, evidence, advice);
 		}
@@ -132,29 +144,78 @@ final class Rules {
 
 	// ---- where the workers are
 
-	private static Finding idleKeepAlive(Observation o) {
+	private static Finding threadPerConnection(Observation o) {
 		Samples s = o.samples();
-		int idle = (s.total() > 0) ? s.idle() : o.busy();
-		int of = (s.total() > 0) ? s.total() : o.busy();
-		String evidence = idle + " of " + of + " workers own connections idle between requests, "
-				+ duration(o.averageIdle()) + " on average; " + count(o.queued(), "connections")
-				+ " waiting for a worker";
+		List<String> doing = new ArrayList<>();
+		if (s.idle() > 0) {
+			doing.add(s.idle() + " idle between requests, " + duration(o.averageIdle()) + " on average");
+		}
+		if (s.running() > 0) {
+			doing.add(s.running() + " running a handler");
+		}
+		if (s.slowClients() > 0) {
+			doing.add(s.slowClients() + " reading from or writing to its client");
+		}
+		if (s.handedOff() > 0) {
+			doing.add(s.handedOff() + " waiting for a route pool to run its handler");
+		}
+		String sampled = doing.isEmpty() ? "" : " (sampled: " + String.join("; ", doing) + ")";
+		String evidence = o.busy() + " of " + o.max() + " workers each own a connection until it closes" + sampled
+				+ "; " + count(o.queued(), "connections") + " waiting for a worker, " + movement(o);
 		List<Advice> advice = new ArrayList<>();
-		advice.add(new Advice(PREFIX + "io-model", "event-loop", "an idle connection then costs no worker: the "
-				+ o.max() + " workers serve requests, not the " + o.demand() + " connections"));
+		advice.add(new Advice(PREFIX + "io-model", "event-loop", "a connection then holds a worker only while one "
+				+ "of its requests runs, never between requests: the " + o.max() + " workers serve the " + o.demand()
+				+ " connections' requests in turn"));
+		advice.add(new Advice(PREFIX + "threads.max", Integer.toString(spare(o.demand())),
+				"if you keep the blocking model: " + o.demand() + " connections wanted a worker (" + o.busy()
+						+ " held + " + o.queued() + " waiting), one thread each and a quarter to spare"));
 		if (o.config().keepAliveReleaseThreshold() >= 1) {
 			advice.add(new Advice(PREFIX + "keep-alive.release-threshold", "0.75", "answers Connection: close "
-					+ "while connections wait, so pinned workers come free for the " + o.queued() + " waiting"));
+					+ "while connections wait, so that the " + o.queued() + " waiting take turns on the workers"));
 		}
-		advice.add(new Advice(PREFIX + "threads.max", Integer.toString(spare(o.demand())),
-				o.demand() + " connections wanted a worker (" + o.busy() + " held + " + o.queued()
-						+ " waiting): one thread each and a quarter to spare, if you keep the blocking model"));
-		boolean longIdle = o.averageIdle().compareTo(SHORT_TIMEOUT) > 0;
+		boolean longIdle = s.idle() > 0 && o.averageIdle().compareTo(SHORT_TIMEOUT) > 0;
 		if (longIdle && o.config().keepAliveTimeout().compareTo(SHORT_TIMEOUT) > 0) {
 			advice.add(new Advice(PREFIX + "keep-alive.timeout", format(SHORT_TIMEOUT), "connections sat idle "
 					+ duration(o.averageIdle()) + " on average; a shorter timeout releases their workers sooner"));
 		}
-		return new Finding(Cause.IDLE_KEEP_ALIVE, evidence, advice);
+		slowReadAdvice(o, advice);
+		return new Finding(Cause.THREAD_PER_CONNECTION, evidence, advice);
+	}
+
+	/** How the queue moved over the window, for evidence: {@code none given one over the last 5 s}. */
+	private static String movement(Observation o) {
+		double wait = o.waitSeconds();
+		if (Double.isNaN(wait)) {
+			return "how long they wait is not counted";
+		}
+		if (Double.isInfinite(wait)) {
+			return "none of them given one over the last " + o.windowSeconds() + " s";
+		}
+		return "each waiting about " + duration(Duration.ofMillis((long) (wait * 1000))) + " for one";
+	}
+
+	private static Finding cpuSaturated(Observation o) {
+		String cpu = Double.isNaN(o.processCores()) ? "the machine's CPU is " + percent(o.machineBusy()) + " busy"
+				: "the process used " + String.format(Locale.ROOT, "%.1f", o.processCores()) + " of " + o.cores()
+						+ " cores";
+		String evidence = "every client is served in turn: " + count(o.queued(), o.waitingNoun())
+				+ " waiting for a worker, " + movement(o) + "; " + o.busy() + " of " + o.max() + " workers busy and "
+				+ cpu + ": the CPU is the limit, not a setting";
+		return new Finding(Verdict.Status.CPU_SATURATED, null, evidence, List.of(
+				instances(o, "more instances add CPU, so each request waits less for a worker; more threads would "
+						+ "only share the same cores"),
+				new Advice(Advice.CORES, Integer.toString(2 * o.cores()), "or, for this instance, twice the cores: "
+						+ "the workers' requests are computed twice as many at a time")));
+	}
+
+	private static Advice instances(Observation o, String why) {
+		int instances = Math.max(2, (int) Math.ceil((double) o.demand() / Math.max(1, o.cores())));
+		return new Advice(Advice.INSTANCES, Integer.toString(instances), o.demand() + " requests wanted a worker at "
+				+ "once and " + o.cores() + " cores compute " + o.cores() + " at a time: " + why);
+	}
+
+	private static String percent(double share) {
+		return Double.isNaN(share) ? "an unknown share" : Math.round(share * 100) + "%";
 	}
 
 	private static Finding slowClients(Observation o) {
@@ -185,16 +246,22 @@ final class Rules {
 					+ "make no progress while the pool is not starved: a client that stops reading frees its worker "
 					+ "after " + duration(SHORT_TIMEOUT)));
 		}
-		if (s.reading() > 0 && config.minDataRateGrace().compareTo(SHORT_TIMEOUT) > 0) {
+		slowReadAdvice(o, advice);
+		return new Finding(Cause.SLOW_CLIENTS, evidence, advice);
+	}
+
+	/** The timeouts that free a worker from a client that sends its request slowly, when sampled. */
+	private static void slowReadAdvice(Observation o, List<Advice> advice) {
+		ServerConfig config = o.config();
+		if (o.samples().reading() > 0 && config.minDataRateGrace().compareTo(SHORT_TIMEOUT) > 0) {
 			advice.add(new Advice(PREFIX + "request.min-data-rate-grace", format(SHORT_TIMEOUT), "a body that brings "
 					+ "less than request.min-data-rate (" + rate(config.minDataRate()) + ") over this much waiting is "
 					+ "answered 408, freeing its worker after " + duration(SHORT_TIMEOUT)));
 		}
-		if (s.reading() > 0 && config.headerTimeout().compareTo(SHORT_TIMEOUT) > 0) {
+		if (o.samples().reading() > 0 && config.headerTimeout().compareTo(SHORT_TIMEOUT) > 0) {
 			advice.add(new Advice(PREFIX + "request.header-timeout", format(SHORT_TIMEOUT), "the longest a client may "
 					+ "take to send a request head, and pause inside a body"));
 		}
-		return new Finding(Cause.SLOW_CLIENTS, evidence, advice);
 	}
 
 	private static String rate(long bytesPerSecond) {
@@ -228,7 +295,8 @@ final class Rules {
 			others += (route != hot) ? route.exchanges() : 0;
 		}
 		double concurrency = hot.workerNanos() / (o.windowSeconds() * 1e9);
-		int threads = Math.max(1, Math.min(o.max(), (int) Math.ceil(concurrency - 0.05)));
+		// a route that computes gains nothing from threads beyond the cores
+		int threads = Math.max(1, Math.min(Math.min(o.max(), o.cores()), (int) Math.ceil(concurrency - 0.05)));
 		String evidence = hot.route() + " took " + share + "% of the worker time of pool '" + o.pool()
 				+ "' over the last " + o.windowSeconds() + " s (" + count(hot.exchanges(), "exchanges") + ", "
 				+ millis(hot.workerNanos() / Math.max(1, hot.exchanges())) + " each); the other routes got "
@@ -261,18 +329,38 @@ final class Rules {
 		int waiting = (s.total() > 0) ? s.waitCount() : o.busy();
 		int of = (s.total() > 0) ? s.total() : o.busy();
 		String state = (s.waitState() != null) ? " (" + s.waitState() + ")" : "";
-		String evidence = waiting + " of " + of + " workers wait" + state + " " + where + "; "
+		RouteWork top = topRoute(o.routeWindow());
+		String route = (top != null && top.route().startsWith("/")) ? top.route() : null;
+		String by = (route != null) ? " (" + route + " took most of the worker time)" : "";
+		String evidence = waiting + " of " + of + " workers wait" + state + " " + where + by + "; "
 				+ count(o.queued(), o.waitingNoun()) + " waiting for a worker";
-		String target = (caller != null) ? caller : "the downstream";
 		String waitsIn = (s.waitFrame() != null) ? s.waitFrame() : "a monitor";
-		List<Advice> advice = List.of(
-				new Advice(target, "room for " + o.demand() + " concurrent callers",
-						waiting + " of " + of + " workers wait in " + waitsIn + " here: size what it waits for (a "
-								+ "connection pool, a client, a lock) for the " + o.demand()
-								+ " requests that wanted a worker, or bound the wait with a timeout"),
-				new Advice(PREFIX + "threads.max", Integer.toString(spare(o.demand())), "only if " + target
-						+ " can serve that many callers at once; otherwise more workers only wait there too"));
+		String target = (caller != null) ? caller : "the handler";
+		List<Advice> advice = new ArrayList<>();
+		if (route != null || caller != null) {
+			// unsampled and nothing finished: no handler can be named, only the pool's size
+			advice.add(new Advice(Advice.HANDLER, (route != null) ? route : caller, waiting + " of " + of
+					+ " workers wait in " + waitsIn + ((caller != null) ? " called from " + caller : "") + ": size what "
+					+ "it waits for (a connection pool, a client, a lock) for the " + o.demand() + " requests that "
+					+ "wanted a worker, or bound the wait with a timeout"));
+		}
+		RouteWork hot = hotRoute(o);
+		if (hot != null && o.defaultPool()) {
+			String name = poolName(hot.route());
+			advice.add(new Advice(PREFIX + "pools." + name + ".threads", Integer.toString(Math.max(1, o.max() / 2)),
+					"while " + hot.route() + " waits, a pool of its own keeps the other routes served by pool '"
+							+ o.pool() + "'"));
+			advice.add(new Advice(PREFIX + "routes[" + hot.route() + "].pool", name,
+					"runs " + hot.route() + " in pool '" + name + "'"));
+		}
+		advice.add(new Advice(PREFIX + threadsKey(o), Integer.toString(spare(o.demand())), "only if what " + target
+				+ " waits for can serve that many callers at once; otherwise more workers only wait there too"));
 		return new Finding(Cause.BLOCKED_DOWNSTREAM, evidence, advice);
+	}
+
+	/** The threads setting of the observed pool: {@code threads.max}, or a route pool's. */
+	private static String threadsKey(Observation o) {
+		return o.defaultPool() ? "threads.max" : "pools." + o.pool() + ".threads";
 	}
 
 	private static Finding cpuBound(Observation o) {
@@ -280,7 +368,9 @@ final class Rules {
 		String in = (s.runCaller() != null) ? ", mostly in " + s.runCaller() : "";
 		String cpu = Double.isNaN(o.processCores()) ? "" : "; the process used "
 				+ String.format(Locale.ROOT, "%.1f", o.processCores()) + " of " + o.cores() + " cores";
-		String evidence = s.running() + " of " + s.total() + " workers run handler code (RUNNABLE" + in + ")" + cpu
+		String handedOff = (s.handedOff() > 0) ? ", " + s.handedOff() + " wait for a route pool to run theirs" : "";
+		String evidence = s.running() + " of " + s.total() + " workers run handler code (RUNNABLE" + in + ")" + handedOff
+				+ cpu
 				+ "; " + count(o.queued(), o.waitingNoun()) + " waiting for a worker";
 		List<Advice> advice = new ArrayList<>();
 		RouteWork top = topRoute(o.routeWindow());
@@ -294,14 +384,12 @@ final class Rules {
 			advice.add(new Advice(PREFIX + "routes[" + top.route() + "].pool", name,
 					"runs " + top.route() + " in pool '" + name + "'"));
 		}
-		int instances = Math.max(2, (int) Math.ceil((double) o.demand() / Math.max(1, o.cores())));
-		advice.add(new Advice("instances", Integer.toString(instances), o.demand() + " requests wanted a worker at "
-				+ "once and " + o.cores() + " cores compute " + o.cores() + " at a time: more instances (or cores) "
-				+ "serve them; more threads would only share the same cores"));
+		advice.add(instances(o, "more instances (or cores) serve them; more threads would only share the same "
+				+ "cores"));
 		boolean cpuToSpare = o.processCores() < 0.8 * o.cores()
 				&& (Double.isNaN(o.machineBusy()) || o.machineBusy() < 0.9);
 		if (cpuToSpare && o.max() < o.cores()) {
-			advice.add(new Advice(PREFIX + "threads.max", Integer.toString(o.cores()),
+			advice.add(new Advice(PREFIX + threadsKey(o), Integer.toString(o.cores()),
 					"the pool runs fewer workers than the " + o.cores() + " cores, and the CPU has room"));
 		}
 		return new Finding(Cause.CPU_BOUND, evidence, advice);

@@ -20,12 +20,22 @@ import java.util.Map;
  * @param waitCount how many workers waited there
  * @param runCaller the application frame most running workers ran in, or {@code null}
  * @param runCount how many workers ran there
+ * @param handedOff waiting for a route pool to run their request's handler
  */
 record Samples(int total, int idle, int reading, int writing, int waiting, int running, String waitFrame,
-		String waitCaller, Thread.State waitState, int waitCount, String runCaller, int runCount) {
+		String waitCaller, Thread.State waitState, int waitCount, String runCaller, int runCount, int handedOff) {
 
 	/** Nothing sampled. */
-	static final Samples NONE = new Samples(0, 0, 0, 0, 0, 0, null, null, null, 0, null, 0);
+	static final Samples NONE = new Samples(0, 0, 0, 0, 0, 0, null, null, null, 0, null, 0, 0);
+
+	/**
+	 * Creates a tally in which no worker waits for a route pool.
+	 */
+	Samples(int total, int idle, int reading, int writing, int waiting, int running, String waitFrame,
+			String waitCaller, Thread.State waitState, int waitCount, String runCaller, int runCount) {
+		this(total, idle, reading, writing, waiting, running, waitFrame, waitCaller, waitState, waitCount, runCaller,
+				runCount, 0);
+	}
 
 	/**
 	 * Tallies classified workers.
@@ -57,7 +67,7 @@ record Samples(int total, int idle, int reading, int writing, int waiting, int r
 				counts[Activity.Kind.WAITING.ordinal()], counts[Activity.Kind.RUNNING.ordinal()],
 				(wait != null) ? wait.frame() : null, (wait != null) ? wait.caller() : null,
 				(wait != null) ? wait.state() : null, (topWait != null) ? waits.get(topWait) : 0, topRun,
-				(topRun != null) ? runs.get(topRun) : 0);
+				(topRun != null) ? runs.get(topRun) : 0, counts[Activity.Kind.HANDED_OFF.ordinal()]);
 	}
 
 	private static String top(Map<String, Integer> counts) {

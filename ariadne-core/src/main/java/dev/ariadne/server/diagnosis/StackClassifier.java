@@ -22,12 +22,6 @@ final class StackClassifier {
 			"dev.ariadne.server.pool.", TRANSPORT, "dev.ariadne.server.protocol.",
 			"dev.ariadne.server.routing.", "dev.ariadne.http.", "dev.ariadne.servlet." };
 
-	/** What a worker waiting for a route pool's handler waits in. */
-	static final String ROUTE_POOL_FRAME = "CountDownLatch.await";
-
-	/** Who a worker waiting for a route pool's handler is, as a caller. */
-	static final String ROUTE_POOL_CALLER = "a route pool's handler";
-
 	private static final String[] JDK_PACKAGES = { "java.", "javax.", "jdk.", "sun.", "com.sun." };
 
 	private StackClassifier() {
@@ -56,10 +50,6 @@ final class StackClassifier {
 			if (kind != Activity.Kind.NOT_BUSY && !waits) {
 				// on the CPU in server code (parsing, copying), not waiting for a client
 				kind = null;
-			}
-			if (kind == Activity.Kind.WAITING) {
-				// a socket model's worker waiting for the route pool that runs its handler
-				return new Activity(kind, ROUTE_POOL_FRAME, ROUTE_POOL_CALLER, state);
 			}
 			if (kind != null) {
 				return new Activity(kind, null, null, state);
@@ -118,7 +108,8 @@ final class StackClassifier {
 				return Activity.Kind.NOT_BUSY;
 			}
 			else if (type.equals(TRANSPORT + "SocketTransport$PoolCall") && method.equals("await")) {
-				return Activity.Kind.WAITING;
+				// a socket model's worker waiting for the route pool that runs its handler
+				return Activity.Kind.HANDED_OFF;
 			}
 		}
 		return null;

@@ -27,18 +27,72 @@ class RulesTest {
 	private static final ServerConfig EVENT_LOOP = ServerConfig.builder().ioModel(IoModel.EVENT_LOOP).maxThreads(4).build();
 
 	@Test
-	void fourWorkersPinnedByIdleConnectionsAreIdleKeepAlive() {
-		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16).idle(Duration.ofSeconds(18))
+	void fourBlockingWorkersOwningIdleConnectionsWhileNoneComeFreeAreThreadPerConnection() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16).idle(Duration.ofSeconds(18)).queue(16, 0)
 			.samples(new Samples(4, 4, 0, 0, 0, 0, null, null, null, 0, null, 0))
 			.build());
-		assertThat(finding.cause()).isEqualTo(Cause.IDLE_KEEP_ALIVE);
-		assertThat(finding.evidence()).isEqualTo("4 of 4 workers own connections idle between requests, 18 s on "
-				+ "average; 16 connections waiting for a worker");
+		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
+		assertThat(finding.evidence()).isEqualTo("4 of 4 workers each own a connection until it closes (sampled: 4 idle "
+				+ "between requests, 18 s on average); 16 connections waiting for a worker, none of them given one over "
+				+ "the last 5 s");
 		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
-			.contains(tuple("ariadne.server.io-model", "event-loop"),
+			.containsExactly(tuple("ariadne.server.io-model", "event-loop"), tuple("ariadne.server.threads.max", "25"),
 					tuple("ariadne.server.keep-alive.release-threshold", "0.75"),
-					tuple("ariadne.server.threads.max", "25"),
 					tuple("ariadne.server.keep-alive.timeout", "5s"));
+	}
+
+	@Test
+	void blockingWorkersServingClientsThatNeverPauseAreThreadPerConnectionWhateverTheyDo() {
+		// what the owned workers do changes from one sample to the next; that connections own them does not
+		for (Samples samples : List.of(new Samples(4, 1, 0, 1, 0, 2, null, null, null, 0, "com.example.Fib.compute", 2),
+				new Samples(4, 0, 0, 0, 0, 4, null, null, null, 0, "com.example.Fib.compute", 4),
+				new Samples(4, 0, 1, 1, 0, 2, null, null, null, 0, null, 0),
+				new Samples(4, 0, 0, 0, 0, 0, null, null, null, 0, null, 0, 4))) {
+			Finding finding = Rules.decide(observation(STARVED, 4, 4, 16).queue(16, 0).cpu(1.9, 0.97).samples(samples)
+				.routes(new RouteWork("/api/compute", 400, 19_000_000_000L), new RouteWork("/", 400, 40_000_000L))
+				.build());
+			assertThat(finding.cause()).as("%s", samples).isEqualTo(Cause.THREAD_PER_CONNECTION);
+			assertThat(finding.advice().get(0)).extracting(Advice::property, Advice::value)
+				.containsExactly("ariadne.server.io-model", "event-loop");
+		}
+	}
+
+	@Test
+	void aBlockingWorkerWaitingForARoutePoolIsNotADownstream() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16).queue(16, 0)
+			.samples(new Samples(4, 0, 0, 0, 0, 0, null, null, null, 0, null, 0, 4))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
+		assertThat(finding.evidence()).contains("4 waiting for a route pool to run its handler");
+	}
+
+	@Test
+	void aQueueThatMovesIsNotStarvationAndWithTheCoresBusyIsCpuSaturated() {
+		// 12 requests waiting on average, 300 of them given a worker in 5 s: each waits about 200 ms
+		Builder served = observation(EVENT_LOOP, 4, 4, 12).queue(12, 300)
+			.samples(new Samples(4, 0, 0, 0, 0, 4, null, null, null, 0, "com.example.Fib.compute", 4))
+			.routes(new RouteWork("/api/compute", 300, 19_000_000_000L), new RouteWork("/", 300, 40_000_000L));
+		assertThat(Rules.decide(served.build())).isNull();
+		Finding finding = Rules.decide(served.cpu(1.9, 0.97).build());
+		assertThat(finding.status()).isEqualTo(Verdict.Status.CPU_SATURATED);
+		assertThat(finding.cause()).isNull();
+		assertThat(finding.evidence()).isEqualTo("every client is served in turn: 12 requests waiting for a worker, "
+				+ "each waiting about 200 ms for one; 4 of 4 workers busy and the process used 1.9 of 2 cores: the CPU "
+				+ "is the limit, not a setting");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("instances", "8"), tuple("cores", "4"));
+	}
+
+	@Test
+	void aQueueWhoseItemsWaitOverASecondIsStarvedAndAStarvedOneRecoversBelowHalfASecond() {
+		Builder slow = observation(EVENT_LOOP, 4, 4, 12).queue(12, 40).cpu(1.9, 0.97)
+			.samples(new Samples(4, 0, 0, 0, 0, 4, null, null, null, 0, "com.example.Fib.compute", 4));
+		assertThat(Rules.decide(slow.build()).cause()).isEqualTo(Cause.CPU_BOUND);
+		// 0.75 s each: served for a pool that is not starved, still starved for one that is
+		Builder between = observation(EVENT_LOOP, 4, 4, 12).queue(12, 80).cpu(1.9, 0.97)
+			.samples(new Samples(4, 0, 0, 0, 0, 4, null, null, null, 0, "com.example.Fib.compute", 4));
+		assertThat(Rules.decide(between.build()).starved()).isFalse();
+		assertThat(Rules.decide(between.starvedNow().build()).cause()).isEqualTo(Cause.CPU_BOUND);
 	}
 
 	@Test
@@ -75,10 +129,22 @@ class RulesTest {
 		assertThat(finding.cause()).isEqualTo(Cause.BLOCKED_DOWNSTREAM);
 		assertThat(finding.evidence()).isEqualTo("4 of 4 workers wait (WAITING) in Semaphore.acquire called from "
 				+ "com.example.Repo.find; 4 requests waiting for a worker");
-		assertThat(finding.advice().get(0).property()).isEqualTo("com.example.Repo.find");
-		assertThat(finding.advice().get(0).value()).isEqualTo("room for 8 concurrent callers");
-		assertThat(finding.advice().get(1)).extracting(Advice::property, Advice::value)
-			.containsExactly("ariadne.server.threads.max", "10");
+		// no exchange finished in the window: the handler is named by its frame
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("handler", "com.example.Repo.find"), tuple("ariadne.server.threads.max", "10"));
+	}
+
+	@Test
+	void blockingWorkersWaitingDownstreamAreBlockedDownstreamNamingTheHandlerByItsRoute() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16).queue(16, 0)
+			.samples(new Samples(4, 0, 0, 0, 3, 1, "HikariPool.getConnection", "com.example.Repo.find",
+					Thread.State.TIMED_WAITING, 3, null, 0))
+			.routes(new RouteWork("/api/orders", 40, 19_000_000_000L))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.BLOCKED_DOWNSTREAM);
+		assertThat(finding.evidence()).contains("(/api/orders took most of the worker time)");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("handler", "/api/orders"), tuple("ariadne.server.threads.max", "25"));
 	}
 
 	@Test
@@ -96,14 +162,17 @@ class RulesTest {
 
 	@Test
 	void workersHeldReadingSlowUploadsInBlockingAreAdvisedTheEventLoopAndAShorterRateGrace() {
+		// the event loop reads a request before it takes a worker: the model is the fix
 		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16)
 			.samples(new Samples(4, 0, 4, 0, 0, 0, null, null, null, 0, null, 0))
 			.build());
-		assertThat(finding.cause()).isEqualTo(Cause.SLOW_CLIENTS);
-		assertThat(finding.evidence()).isEqualTo("4 of 4 workers are held by slow clients: 0 waiting for a client to "
-				+ "read its response, 4 for a client to send its request; 16 connections waiting for a worker");
+		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
+		assertThat(finding.evidence()).isEqualTo("4 of 4 workers each own a connection until it closes (sampled: 4 "
+				+ "reading from or writing to its client); 16 connections waiting for a worker, how long they wait is "
+				+ "not counted");
 		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
-			.containsExactly(tuple("ariadne.server.io-model", "event-loop"),
+			.containsExactly(tuple("ariadne.server.io-model", "event-loop"), tuple("ariadne.server.threads.max", "25"),
+					tuple("ariadne.server.keep-alive.release-threshold", "0.75"),
 					tuple("ariadne.server.request.min-data-rate-grace", "5s"),
 					tuple("ariadne.server.request.header-timeout", "5s"));
 	}
@@ -120,17 +189,30 @@ class RulesTest {
 	}
 
 	@Test
-	void oneRouteTakingMostWorkerTimeWhileOthersGetThroughIsAHotRoute() {
-		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 6)
-			.samples(new Samples(4, 0, 0, 0, 4, 0, "Thread.sleep", "com.example.Reports.build", Thread.State.TIMED_WAITING,
-					4, null, 0))
+	void oneRouteComputingMostOfTheWorkerTimeWhileOthersGetThroughIsAHotRouteWithAPoolOfAtMostTheCores() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 6).cpu(1.9, 0.97)
+			.samples(new Samples(4, 0, 0, 0, 0, 4, null, null, null, 0, "com.example.Reports.build", 4))
 			.routes(new RouteWork("/api/report", 190, 19_000_000_000L), new RouteWork("/", 400, 40_000_000L))
 			.build());
 		assertThat(finding.cause()).isEqualTo(Cause.HOT_ROUTE);
 		assertThat(finding.evidence()).startsWith("/api/report took 100% of the worker time of pool 'default' over the last 5 s");
 		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
-			.containsExactly(tuple("ariadne.server.pools.report.threads", "4"),
+			.containsExactly(tuple("ariadne.server.pools.report.threads", "2"),
 					tuple("ariadne.server.routes[/api/report].pool", "report"));
+	}
+
+	@Test
+	void oneRouteWaitingDownstreamWhileOthersGetThroughIsADownstreamWithAPoolForTheOthers() {
+		// the wait is what to fix; the pool keeps the other routes served meanwhile
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 6)
+			.samples(new Samples(4, 0, 0, 0, 4, 0, "Thread.sleep", "com.example.Reports.build", Thread.State.TIMED_WAITING,
+					4, null, 0))
+			.routes(new RouteWork("/api/report", 190, 19_000_000_000L), new RouteWork("/", 400, 40_000_000L))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.BLOCKED_DOWNSTREAM);
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("handler", "/api/report"), tuple("ariadne.server.pools.report.threads", "2"),
+					tuple("ariadne.server.routes[/api/report].pool", "report"), tuple("ariadne.server.threads.max", "13"));
 	}
 
 	@Test
@@ -210,6 +292,12 @@ class RulesTest {
 
 		private double machineBusy = 0.3;
 
+		private double averageQueued = -1;
+
+		private long dequeued = -1;
+
+		private boolean starvedNow;
+
 		Builder(ServerConfig config, int busy, int max, int queued) {
 			this.config = config;
 			this.busy = busy;
@@ -238,6 +326,18 @@ class RulesTest {
 			return this;
 		}
 
+		/** The queue over a 5 s window: on average this many waited, and this many got a worker. */
+		Builder queue(double averageQueued, long dequeued) {
+			this.averageQueued = averageQueued;
+			this.dequeued = dequeued;
+			return this;
+		}
+
+		Builder starvedNow() {
+			this.starvedNow = true;
+			return this;
+		}
+
 		Builder connections(int open, long depth) {
 			this.open = open;
 			this.depth = depth;
@@ -253,7 +353,8 @@ class RulesTest {
 		Observation build() {
 			return new Observation("default", true, this.config, this.busy, this.max, this.queued, this.open,
 					this.depth, this.depth, this.capacity, this.overflows, this.idle, this.samples, this.routes, 5,
-					this.processCores, this.machineBusy, 2);
+					this.processCores, this.machineBusy, 2, (this.averageQueued >= 0) ? this.averageQueued : this.queued,
+					this.dequeued, this.starvedNow);
 		}
 
 	}

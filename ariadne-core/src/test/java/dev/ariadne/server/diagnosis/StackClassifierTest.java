@@ -124,7 +124,7 @@ class StackClassifierTest {
 						"jdk.internal.misc.Unsafe.park java.util.concurrent.CountDownLatch.await "
 								+ "dev.ariadne.server.transport.SocketTransport$PoolCall.await "
 								+ "dev.ariadne.server.connection.HttpExchange.runInRoutePool",
-						Activity.Kind.WAITING, StackClassifier.ROUTE_POOL_FRAME, StackClassifier.ROUTE_POOL_CALLER),
+						Activity.Kind.HANDED_OFF, null, null),
 				arguments("a virtual thread waiting for a permit", Thread.State.WAITING,
 						"java.lang.VirtualThread.park java.util.concurrent.Semaphore.acquire "
 								+ "dev.ariadne.server.virtual.VirtualThreadTransport$Permits.enter "
