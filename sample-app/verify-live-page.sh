@@ -7,12 +7,13 @@
 #   1. starts the sample application (profile starved) on free loopback ports, with its
 #      management listener;
 #   2. opens 20 keep-alive clients (one GET /api/compute each, connections held) and waits
-#      until /actuator/ariadne/diagnosis names idle-keep-alive;
+#      until /actuator/ariadne/diagnosis names thread-per-connection;
 #   3. renders the page in headless Chromium (--dump-dom, JavaScript run on virtual time) and
 #      checks the DOM: overall badge starved, the app's default pool starved for
-#      idle-keep-alive with its evidence, the advice ariadne.server.io-model, four charts per
+#      thread-per-connection with its evidence, the advice ariadne.server.io-model, four charts per
 #      listener drawn from at least 5 samples; takes a screenshot;
-#   4. closes the clients, waits for ok, renders again and checks the badge says ok.
+#   4. closes the clients, waits for ok, renders again and checks the badge says ok and the
+#      card still names the past starvation's cause.
 #
 # Usage: sample-app/verify-live-page.sh [--jar PATH] [--screenshot PATH] [--history SECONDS]
 #        (defaults: sample-app/target/ariadne-sample-app.jar, sample-app/target/live-page.png, 5 s
@@ -153,8 +154,8 @@ for i in $(seq "$clients"); do
 	printf 'GET /api/compute HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n' >&"$fd"
 	fds+=("$fd")
 done
-if wait_pool cause idle-keep-alive 15; then pass "$clients keep-alive clients: the diagnosis names idle-keep-alive"; else
-	fail "the diagnosis did not name idle-keep-alive (cause: $(pool_field cause))"; fi
+if wait_pool cause thread-per-connection 15; then pass "$clients keep-alive clients: the diagnosis names thread-per-connection"; else
+	fail "the diagnosis did not name thread-per-connection (cause: $(pool_field cause))"; fi
 # more samples, so that the charts have lines to draw
 sleep "$history"
 
@@ -162,9 +163,9 @@ if render starved "$screenshot"; then pass "headless Chromium rendered $base/liv
 	fail "headless Chromium failed on $base/live: $(tail -n 3 "$work/starved.err")"; fi
 if has starved 'id="overall" class="badge starved" data-status="starved"'; then pass "page: overall badge starved"; else
 	fail "page: overall badge is not starved"; fi
-if has starved 'data-listener="app" data-pool="default" data-status="starved" data-cause="idle-keep-alive"'; then
-	pass "page: the app's default pool is starved for idle-keep-alive"; else fail "page: no starved idle-keep-alive card for the app's default pool"; fi
-if has starved '4 of 4 workers own connections idle between requests'; then pass "page: the evidence is shown"; else
+if has starved 'data-listener="app" data-pool="default" data-status="starved" data-cause="thread-per-connection"'; then
+	pass "page: the app's default pool is starved for thread-per-connection"; else fail "page: no starved thread-per-connection card for the app's default pool"; fi
+if has starved '4 of 4 workers each own a connection until it closes'; then pass "page: the evidence is shown"; else
 	fail "page: the evidence is missing"; fi
 if has starved '<td class="property">ariadne.server.io-model</td><td class="value">event-loop</td>'; then
 	pass "page: the advice ariadne.server.io-model = event-loop is shown"; else fail "page: the io-model advice is missing"; fi
@@ -184,6 +185,8 @@ fds=()
 if wait_pool status ok 15; then pass "clients closed: the diagnosis says ok"; else fail "the diagnosis did not return to ok"; fi
 if render ok && has ok 'id="overall" class="badge ok" data-status="ok"'; then pass "page: overall badge ok after the clients closed"; else
 	fail "page: the badge does not say ok after the clients closed"; fi
+if has ok 'class="last" data-cause="thread-per-connection"'; then pass "page: the past starvation's cause is kept after recovery"; else
+	fail "page: no 'Last starved: thread-per-connection' after recovery"; fi
 
 echo "live page: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,14 +25,17 @@ public record DiagnosisDescriptor(String status, List<PoolDiagnosis> pools) impl
 	 */
 	static DiagnosisDescriptor of(List<Diagnosis> diagnoses) {
 		List<PoolDiagnosis> pools = new ArrayList<>();
-		boolean starved = false;
+		Verdict.Status overall = Verdict.Status.OK;
 		for (Diagnosis diagnosis : diagnoses) {
 			for (Verdict verdict : diagnosis.verdicts()) {
-				starved |= verdict.starved();
+				// the most severe: the statuses are declared from ok to starved
+				if (verdict.status().compareTo(overall) > 0) {
+					overall = verdict.status();
+				}
 				pools.add(PoolDiagnosis.of(verdict));
 			}
 		}
-		return new DiagnosisDescriptor(starved ? Verdict.Status.STARVED.value() : Verdict.Status.OK.value(), pools);
+		return new DiagnosisDescriptor(overall.value(), pools);
 	}
 
 	/**
@@ -40,23 +43,36 @@ public record DiagnosisDescriptor(String status, List<PoolDiagnosis> pools) impl
 	 *
 	 * @param listener the listener's name
 	 * @param pool the pool's name
-	 * @param status {@code ok} or {@code starved}
-	 * @param cause the primary cause ({@code idle-keep-alive}, ...) when starved, else
+	 * @param status {@code ok}, {@code cpu-saturated} or {@code starved}
+	 * @param cause the primary cause ({@code thread-per-connection}, ...) when starved, else
 	 * {@code null}
 	 * @param evidence the figures that decided the verdict, in a sentence
 	 * @param since when the verdict began, ISO-8601
 	 * @param advice the changes advised, empty when ok
+	 * @param lastStarvation the pool's last starvation that has ended, {@code null} when none has
 	 */
 	public record PoolDiagnosis(String listener, String pool, String status, String cause, String evidence,
-			String since, List<AdviceDescriptor> advice) {
+			String since, List<AdviceDescriptor> advice, PastStarvation lastStarvation) {
 
 		static PoolDiagnosis of(Verdict verdict) {
 			List<AdviceDescriptor> advice = verdict.advice().stream().map(AdviceDescriptor::of).toList();
+			Verdict.Episode last = verdict.last();
 			return new PoolDiagnosis(verdict.listener(), verdict.pool(), verdict.status().value(),
 					(verdict.cause() != null) ? verdict.cause().value() : null, verdict.evidence(),
-					verdict.since().toString(), advice);
+					verdict.since().toString(), advice, (last != null) ? new PastStarvation(last.cause().value(),
+							last.began().toString(), last.ended().toString()) : null);
 		}
 
+	}
+
+	/**
+	 * A starvation that has ended.
+	 *
+	 * @param cause the cause named last
+	 * @param began when it began, ISO-8601
+	 * @param ended when it ended, ISO-8601
+	 */
+	public record PastStarvation(String cause, String began, String ended) {
 	}
 
 	/**
