@@ -154,14 +154,19 @@ final class ExchangeResponse implements HttpServletResponse {
 			// refused before anything reaches the core, so the response can still become a 500
 			throw new IllegalStateException("Status " + this.status + " cannot be sent as a final response");
 		}
-		List<String> setCookies = new ArrayList<>(this.cookies.size());
-		for (Cookie cookie : this.cookies) {
-			setCookies.add(CookieCodec.format(cookie, this.context.sameSite(cookie)));
-		}
-		this.headCommitted = true;
-		this.core.status(this.status);
-		for (int i = 0; i < this.headers.size(); i++) {
-			this.core.header(this.headers.name(i), this.headers.value(i));
+		List<String> setCookies;
+		synchronized (this.headers) {
+			// another thread may still add headers (a filter's header writer on the request thread
+			// while an async thread commits): the head is read whole, and later changes ignored
+			setCookies = new ArrayList<>(this.cookies.size());
+			for (Cookie cookie : this.cookies) {
+				setCookies.add(CookieCodec.format(cookie, this.context.sameSite(cookie)));
+			}
+			this.headCommitted = true;
+			this.core.status(this.status);
+			for (int i = 0; i < this.headers.size(); i++) {
+				this.core.header(this.headers.name(i), this.headers.value(i));
+			}
 		}
 		String type = getContentType();
 		if (type != null) {
@@ -321,12 +326,20 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (special(name, value)) {
 			return;
 		}
-		if (value == null) {
-			this.headers.remove(name);
-			return;
+		if (value != null) {
+			Headers.validate(name, value);
 		}
-		Headers.validate(name, value);
-		this.headers.set(name, value);
+		synchronized (this.headers) {
+			if (isCommitted()) {
+				return;
+			}
+			if (value == null) {
+				this.headers.remove(name);
+			}
+			else {
+				this.headers.set(name, value);
+			}
+		}
 	}
 
 	@Override
@@ -338,7 +351,11 @@ final class ExchangeResponse implements HttpServletResponse {
 			return;
 		}
 		Headers.validate(name, value);
-		this.headers.add(name, value);
+		synchronized (this.headers) {
+			if (!isCommitted()) {
+				this.headers.add(name, value);
+			}
+		}
 	}
 
 	/** Routes Content-Type and Content-Length to their setters; returns whether it did. */
@@ -434,7 +451,11 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (!isCommitted()) {
 			// refuse a cookie that cannot be written now, while the application can handle it
 			CookieCodec.format(cookie, null);
-			this.cookies.add(cookie);
+			synchronized (this.headers) {
+				if (!isCommitted()) {
+					this.cookies.add(cookie);
+				}
+			}
 		}
 	}
 
@@ -444,9 +465,6 @@ final class ExchangeResponse implements HttpServletResponse {
 	 */
 	void sessionCookie(String id) {
 		SessionCookieSettings settings = this.context.sessionCookie();
-		if (this.sessionCookie != null) {
-			this.cookies.remove(this.sessionCookie);
-		}
 		Cookie cookie = new Cookie(settings.getName(), id);
 		for (Map.Entry<String, String> attribute : settings.getAttributes().entrySet()) {
 			cookie.setAttribute(attribute.getKey(), attribute.getValue());
@@ -455,8 +473,13 @@ final class ExchangeResponse implements HttpServletResponse {
 			String contextPath = this.context.getContextPath();
 			cookie.setPath(contextPath.isEmpty() ? "/" : contextPath);
 		}
-		this.sessionCookie = cookie;
-		this.cookies.add(cookie);
+		synchronized (this.headers) {
+			if (this.sessionCookie != null) {
+				this.cookies.remove(this.sessionCookie);
+			}
+			this.sessionCookie = cookie;
+			this.cookies.add(cookie);
+		}
 	}
 
 	@Override

@@ -148,6 +148,29 @@ abstract class AbstractAsyncIT {
 			async.addListener(recorder());
 			this.threads.execute(async::dispatch);
 		});
+		async(context, "racing-headers", "/async/racing-headers", (request, response) -> {
+			// a filter's header writer on the request thread while an async thread commits, as
+			// Spring Security's does around a StreamingResponseBody
+			AsyncContext async = request.startAsync();
+			CountDownLatch started = new CountDownLatch(1);
+			this.threads.execute(() -> {
+				try {
+					started.await();
+					ServletOutputStream out = response.getOutputStream();
+					out.write("streamed".getBytes(StandardCharsets.UTF_8));
+					out.flush();
+					async.complete();
+				}
+				catch (IOException | InterruptedException ex) {
+					throw new AssertionError(ex);
+				}
+			});
+			started.countDown();
+			for (int i = 0; i < 500; i++) {
+				response.addHeader("X-Late-" + i, "v");
+				response.addCookie(new jakarta.servlet.http.Cookie("late" + i, "v"));
+			}
+		});
 		context.addServlet("sync-only", Servlets.of((request, response) -> request.startAsync()))
 			.addMapping("/async/not-supported");
 		async(context, "events", "/events", (request, response) -> {
@@ -323,6 +346,15 @@ abstract class AbstractAsyncIT {
 		assertThat(reply.text()).isEqualTo("completed on app-thread started=true");
 		assertThat(reply.framing).isEqualTo("length");
 		Await.until(() -> this.events.contains("listener complete"), () -> "events: " + this.events);
+	}
+
+	@Test
+	void headersAddedWhileAnotherThreadCommitsAreSentWholeOrNotAtAll() throws IOException {
+		for (int i = 0; i < 100; i++) {
+			Wire.Reply reply = get("/async/racing-headers");
+			assertThat(reply.status).as("exchange %d", i).isEqualTo(200);
+			assertThat(reply.text()).isEqualTo("streamed");
+		}
 	}
 
 	@Test
