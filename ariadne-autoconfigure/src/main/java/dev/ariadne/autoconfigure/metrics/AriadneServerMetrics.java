@@ -164,11 +164,15 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 				.tags(this.tags.and("reason", error.tag()))
 				.register(registry));
 		}
-		if (this.stats.acceptQueueOverflows().isPresent()) {
+		if (this.stats.acceptQueueOverflows().isPresent()
+				&& registry.find(ACCEPT_QUEUE_OVERFLOWS).functionCounter() == null) {
+			// the kernel counts these for the whole network namespace, not per socket: one series
+			// per process, without a listener tag, so that a sum over listeners does not multiply it
 			register(FunctionCounter
 				.builder(ACCEPT_QUEUE_OVERFLOWS, this.stats, (stats) -> valueOrNaN(stats.acceptQueueOverflows()))
-				.description("Connections the kernel dropped on a full accept queue, whole network namespace")
-				.tags(this.tags)
+				.description("Connections the kernel dropped on a full accept queue: the network namespace's "
+						+ "ListenOverflows, every listener of every process in it; ariadne_accept_queue_depth tells "
+						+ "whether one of this process's queues was the full one")
 				.register(registry));
 		}
 		register(Gauge.builder(BUFFERS_USED, this.stats, ServerStats::buffersUsed)

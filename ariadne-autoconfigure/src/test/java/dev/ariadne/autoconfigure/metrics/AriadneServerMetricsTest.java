@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Tests for {@link AriadneServerMetrics} against a real server and a
@@ -176,6 +177,31 @@ class AriadneServerMetricsTest {
 		}
 		else {
 			assertThat(depth).isNaN();
+		}
+	}
+
+	@Test
+	void theNamespacesOverflowCounterIsOneSeriesWhateverTheListeners() {
+		assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat")), "Linux");
+		MeterRegistry registry = new SimpleMeterRegistry();
+		AriadneServer app = start(2);
+		AriadneServer management = AriadneServer.builder(ServerConfig.builder()
+			.name("management")
+			.port(0)
+			.address(java.net.InetAddress.getLoopbackAddress())
+			.build()).route(Route.get("/", (request, response) -> response.send("hi"))).build();
+		management.start();
+		try {
+			AriadneServerMetrics first = new AriadneServerMetrics(app.stats(), "test", List.of());
+			first.bindTo(registry);
+			new AriadneServerMetrics(management.stats(), "test", List.of()).bindTo(registry);
+			assertThat(registry.find(AriadneServerMetrics.ACCEPT_QUEUE_DEPTH).gauges()).hasSize(2);
+			// ListenOverflows counts every listener of the network namespace: one series, no listener tag
+			assertThat(registry.find(AriadneServerMetrics.ACCEPT_QUEUE_OVERFLOWS).functionCounters()).singleElement()
+				.satisfies((counter) -> assertThat(counter.getId().getTag("listener")).isNull());
+		}
+		finally {
+			management.stop();
 		}
 	}
 
