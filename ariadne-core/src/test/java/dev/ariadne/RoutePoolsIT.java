@@ -17,6 +17,7 @@ import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.stats.RequestEvent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -47,8 +48,10 @@ class RoutePoolsIT {
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
 	void lightRoutesAreAnsweredWhileTheComputePoolIsFullAndItsOverflowGets503(IoModel model) throws Exception {
+		List<RequestEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 		this.server = Servers.start(model,
 				(config) -> config.maxThreads(8).pool("compute", new ServerConfig.PoolConfig(1, 1, false)),
+				(server) -> server.requestListener(events::add),
 				Route.get("/", (request, response) -> response.send("light")),
 				Route.get("/api/compute", (request, response) -> {
 					this.release.await(20, TimeUnit.SECONDS);
@@ -64,6 +67,12 @@ class RoutePoolsIT {
 		assertThat(overflow.header("Retry-After")).isEqualTo("1");
 		assertThat(overflow.bodyText()).isEqualTo("Pool 'compute' is full\n");
 		assertThat(this.server.stats().rejected(RejectReason.POOL_FULL)).isEqualTo(1);
+		// the refusal keeps the route it was refused for, and says why on its own
+		Await.until(() -> events.stream().anyMatch((event) -> event.status() == 503), () -> "events " + events);
+		assertThat(events).filteredOn((event) -> event.status() == 503).singleElement().satisfies((event) -> {
+			assertThat(event.route()).isEqualTo("/api/compute");
+			assertThat(event.refusal()).isEqualTo(RequestEvent.REJECTED);
+		});
 		for (int i = 0; i < 5; i++) {
 			AbstractProtocolIT.assertOk(send("/").read(), "light");
 		}

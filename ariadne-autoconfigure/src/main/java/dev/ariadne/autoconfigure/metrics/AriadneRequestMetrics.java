@@ -15,7 +15,9 @@ import io.micrometer.core.instrument.binder.http.Outcome;
 
 /**
  * Records every exchange of every Ariadne listener: {@code ariadne.requests} (tags
- * {@code listener}, {@code method}, {@code route}, {@code status}, {@code outcome}) and
+ * {@code listener}, {@code method}, {@code route}, {@code status}, {@code outcome} and
+ * {@code refusal}: {@code none}, or why a request was refused before any handler ran,
+ * {@code REJECTED} or {@code INVALID}, its route kept when it was known) and
  * {@code ariadne.pool.queue.wait} (tags {@code listener}, {@code pool}), both as histograms with
  * fixed buckets from 1 ms to 30 s for the dashboards.
  *
@@ -28,6 +30,9 @@ public final class AriadneRequestMetrics implements RequestListener, AutoCloseab
 	static final String REQUESTS = "ariadne.requests";
 
 	static final String POOL_QUEUE_WAIT = "ariadne.pool.queue.wait";
+
+	/** The {@code refusal} tag of an exchange a handler answered. */
+	static final String NOT_REFUSED = "none";
 
 	/** Bucket boundaries of both histograms. */
 	static final Duration[] BUCKETS = { Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
@@ -44,7 +49,7 @@ public final class AriadneRequestMetrics implements RequestListener, AutoCloseab
 
 	private final ConcurrentMap<WaitKey, Timer> waitTimers = new ConcurrentHashMap<>();
 
-	private record RequestKey(String listener, String method, String route, int status) {
+	private record RequestKey(String listener, String method, String route, int status, String refusal) {
 	}
 
 	private record WaitKey(String listener, String pool) {
@@ -61,7 +66,8 @@ public final class AriadneRequestMetrics implements RequestListener, AutoCloseab
 	@Override
 	public void onRequest(RequestEvent event) {
 		String method = METHODS.contains(event.method()) ? event.method() : "OTHER";
-		RequestKey key = new RequestKey(event.listener(), method, event.route(), event.status());
+		RequestKey key = new RequestKey(event.listener(), method, event.route(), event.status(),
+				(event.refusal() != null) ? event.refusal() : NOT_REFUSED);
 		Timer requests = this.requestTimers.get(key);
 		if (requests == null) {
 			requests = this.requestTimers.computeIfAbsent(key, this::requestTimer);
@@ -81,7 +87,7 @@ public final class AriadneRequestMetrics implements RequestListener, AutoCloseab
 		return Timer.builder(REQUESTS)
 			.description("Exchanges, from the request head read to the response written")
 			.tags(Tags.of("listener", key.listener(), "method", key.method(), "route", key.route(), "status", status,
-					"outcome", outcome.name()))
+					"outcome", outcome.name(), "refusal", key.refusal()))
 			.serviceLevelObjectives(BUCKETS)
 			.register(this.registry);
 	}

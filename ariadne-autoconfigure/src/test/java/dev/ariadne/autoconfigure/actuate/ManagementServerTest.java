@@ -162,7 +162,7 @@ class ManagementServerTest {
 				.until(() -> ActuatorHttp.get(management, "/actuator/prometheus", "text/plain")
 					.body()
 					.contains("ariadne_requests_seconds_count{listener=\"management\",method=\"GET\","
-							+ "outcome=\"SUCCESS\",route=\"/actuator/health\",status=\"200\"}"));
+							+ "outcome=\"SUCCESS\",refusal=\"none\",route=\"/actuator/health\",status=\"200\"}"));
 		});
 	}
 

@@ -38,6 +38,26 @@ class AriadneRequestMetricsTest {
 	}
 
 	@Test
+	void aRefusalKeepsItsRouteAndSaysWhyInTheRefusalTag() {
+		this.metrics.onRequest(event("GET", "/api/compute", 200, 3, 0));
+		this.metrics.onRequest(new RequestEvent("app", "GET", "/api/compute", 503, 0, 0, "default", RequestEvent.REJECTED));
+		this.metrics.onRequest(new RequestEvent("app", "GET", RequestEvent.INVALID, 431, 0, 0, "default",
+				RequestEvent.INVALID));
+		assertThat(this.registry.get(AriadneRequestMetrics.REQUESTS)
+			.tags("route", "/api/compute", "status", "200", "refusal", "none")
+			.timer()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get(AriadneRequestMetrics.REQUESTS)
+			.tags("route", "/api/compute", "status", "503", "outcome", "SERVER_ERROR", "refusal", "REJECTED")
+			.timer()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get(AriadneRequestMetrics.REQUESTS)
+			.tags("route", "INVALID", "status", "431", "refusal", "INVALID")
+			.timer()
+			.count()).isEqualTo(1);
+	}
+
+	@Test
 	void recordsQueueWaitPerListenerAndPool() {
 		this.metrics.onRequest(event("GET", "/", 200, 1, 40));
 		this.metrics.onRequest(new RequestEvent("app", "GET", "/api/compute", 200, ms(1), ms(7), "compute"));

@@ -57,7 +57,7 @@ class PrometheusExpositionTest {
 			assertThat(scrape).contains("# TYPE ariadne_requests_seconds histogram\n")
 				.contains("# TYPE ariadne_pool_queue_wait_seconds histogram\n")
 				.contains("ariadne_requests_seconds_bucket{listener=\"app\",method=\"GET\",outcome=\"SUCCESS\","
-						+ "route=\"/api/user/{id}\",status=\"200\",le=\"0.001\"}")
+						+ "refusal=\"none\",route=\"/api/user/{id}\",status=\"200\",le=\"0.001\"}")
 				.contains("ariadne_pool_queue_wait_seconds_count{listener=\"app\",pool=\"default\"} 1")
 				.contains("ariadne_pool_threads_busy{listener=\"app\",pool=\"default\"}")
 				.contains("ariadne_server_info{io_model=\"event-loop\",listener=\"app\"")

@@ -150,7 +150,7 @@ public final class HttpExchange {
 		this.context.registry().rejected(refused);
 		refuse(Status.SERVICE_UNAVAILABLE_503,
 				(refused == RejectReason.POOL_FULL) ? Answers.poolFull(match.pool()) : Answers.QUEUE_FULL, 1, head,
-				RequestEvent.REJECTED);
+				RequestEvent.REJECTED, match.matched() ? match.route() : RequestEvent.REJECTED);
 		return false;
 	}
 
@@ -433,16 +433,31 @@ public final class HttpExchange {
 	 * @param reason the body, plain text, safe to echo
 	 * @param retryAfterSeconds a {@code Retry-After} value, or 0 for none
 	 * @param head the request's head when it was read, or {@code null}
-	 * @param route the route value to report ({@link RequestEvent#INVALID} or
-	 * {@link RequestEvent#REJECTED})
+	 * @param refusal why, as reported ({@link RequestEvent#INVALID} or {@link RequestEvent#REJECTED}),
+	 * which is also the route reported
 	 */
-	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String route) {
+	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String refusal) {
+		refuse(status, reason, retryAfterSeconds, head, refusal, refusal);
+	}
+
+	/**
+	 * Writes the response to a request that is refused before any handler runs, with
+	 * {@code Connection: close}, reporting its route when it is known.
+	 * @param status the status
+	 * @param reason the body, plain text, safe to echo
+	 * @param retryAfterSeconds a {@code Retry-After} value, or 0 for none
+	 * @param head the request's head when it was read, or {@code null}
+	 * @param refusal why, as reported ({@link RequestEvent#INVALID} or {@link RequestEvent#REJECTED})
+	 * @param route the request's route template, or the refusal when no route is known
+	 */
+	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String refusal,
+			String route) {
 		Answers.write(this.out, this.context.clock(), status, reason, retryAfterSeconds,
 				head != null && head.method() == Method.HEAD);
 		if (this.context.events().hasListeners()) {
 			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
-			this.context.events().publish(
-					new RequestEvent(this.context.config().name(), method, route, status.code(), 0, 0, Route.DEFAULT_POOL));
+			this.context.events().publish(new RequestEvent(this.context.config().name(), method, route, status.code(), 0,
+					0, Route.DEFAULT_POOL, refusal));
 		}
 	}
 
