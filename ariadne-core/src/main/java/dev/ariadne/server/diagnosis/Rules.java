@@ -20,8 +20,8 @@ import dev.ariadne.server.stats.RouteWork;
  * queue moves (by Little's law over the window, an item gets a worker within a second): every
  * client is served in turn, and with the cores busy that is {@code cpu-saturated}. Otherwise,
  * by where the sampled workers are: most of them waiting in application code is a downstream;
- * the blocking model's own pool is then slow clients when most workers write to them (which no
- * model would free), else thread-per-connection, whatever the owned connections do; in the
+ * the blocking model's own pool is then slow clients when most workers read from or write to
+ * them, else thread-per-connection, whatever the owned connections do; in the
  * other models and route pools, slow clients, then a hot route (one route takes most of the
  * worker time while others get through), then cpu-bound.
  */
@@ -69,8 +69,9 @@ final class Rules {
 			return blockedDownstream(o);
 		}
 		if (o.defaultPool() && o.config().ioModel() == IoModel.BLOCKING) {
-			if (sampled && s.writing() * 2 > s.total()) {
-				// every model's handler thread writes its response: another model would not free them
+			if (sampled && s.slowClients() * 2 > s.total()) {
+				// most workers held by clients that send or read slowly: the timeouts (and, for slow
+				// senders, the event loop) free them, as the slow-clients advice says
 				return slowClients(o);
 			}
 			// connections own the workers, whatever the owned ones are doing now

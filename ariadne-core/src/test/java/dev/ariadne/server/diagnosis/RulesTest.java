@@ -162,14 +162,27 @@ class RulesTest {
 
 	@Test
 	void workersHeldReadingSlowUploadsInBlockingAreAdvisedTheEventLoopAndAShorterRateGrace() {
-		// the event loop reads a request before it takes a worker: the model is the fix
 		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16)
 			.samples(new Samples(4, 0, 4, 0, 0, 0, null, null, null, 0, null, 0))
 			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.SLOW_CLIENTS);
+		assertThat(finding.evidence()).isEqualTo("4 of 4 workers are held by slow clients: 0 waiting for a client to "
+				+ "read its response, 4 for a client to send its request; 16 connections waiting for a worker");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.io-model", "event-loop"),
+					tuple("ariadne.server.request.min-data-rate-grace", "5s"),
+					tuple("ariadne.server.request.header-timeout", "5s"));
+	}
+
+	@Test
+	void aMinorityOfBlockingWorkersHeldBySlowClientsIsThreadPerConnectionWithTheirTimeouts() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16)
+			.samples(new Samples(4, 2, 1, 0, 0, 1, null, null, null, 0, null, 0))
+			.build());
 		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
-		assertThat(finding.evidence()).isEqualTo("4 of 4 workers each own a connection until it closes (sampled: 4 "
-				+ "reading from or writing to its client); 16 connections waiting for a worker, how long they wait is "
-				+ "not counted");
+		assertThat(finding.evidence()).startsWith("4 of 4 workers each own a connection until it closes (sampled: 2 "
+				+ "idle between requests, 0 ms on average; 1 running a handler; 1 reading from or writing to its client); "
+				+ "16 connections waiting for a worker, how long they wait is not counted");
 		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
 			.containsExactly(tuple("ariadne.server.io-model", "event-loop"), tuple("ariadne.server.threads.max", "25"),
 					tuple("ariadne.server.keep-alive.release-threshold", "0.75"),
