@@ -275,8 +275,12 @@ final class AriadneWebServerFactoryCustomizer
 
 	private Function<HttpServletRequest, String> routeNamer() {
 		boolean mvc = ClassUtils.isPresent("org.springframework.web.servlet.HandlerMapping", getClass().getClassLoader());
+		MvcOptionsRoutes options = mvc ? new MvcOptionsRoutes() : null;
 		return (request) -> {
 			Object pattern = mvc ? request.getAttribute(BEST_MATCHING_PATTERN) : null;
+			if (pattern == null && options != null && "OPTIONS".equals(request.getMethod())) {
+				pattern = options.pattern(request);
+			}
 			if (pattern == null) {
 				pattern = request.getAttribute(REACTIVE_ROUTE);
 			}

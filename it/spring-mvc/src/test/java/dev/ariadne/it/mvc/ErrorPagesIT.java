@@ -1,6 +1,7 @@
 package dev.ariadne.it.mvc;
 
 import java.io.IOException;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -92,6 +93,25 @@ class ErrorPagesIT {
 			assertThat(scrape).containsPattern(meter);
 		}
 		assertThat(scrape).doesNotContainPattern(requests("/error", 500)).doesNotContainPattern(requests("/error", 409));
+	}
+
+	@Test
+	void countsAnOptionsRequestUnderThePatternItAskedAbout() throws Exception {
+		HttpResponse<String> options = ConformanceApp.client()
+			.send(this.app.request("/api/cart").method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(options.statusCode()).isEqualTo(200);
+		assertThat(options.headers().firstValue("Allow")).isPresent();
+		// Spring MVC's own OPTIONS handler leaves no pattern behind: not the servlet's "/" either
+		Pattern meter = Pattern.compile("ariadne_requests_seconds_count\\{[^}]*method=\"OPTIONS\"[^}]*"
+				+ "route=\"/api/cart\"[^}]*status=\"200\"");
+		String scrape = "";
+		for (int i = 0; i < 50 && !meter.matcher(scrape).find(); i++) {
+			Thread.sleep((i == 0) ? 0 : 100);
+			scrape = this.app.management("/actuator/prometheus").body();
+		}
+		assertThat(scrape).containsPattern(meter)
+			.doesNotContainPattern("ariadne_requests_seconds_count\\{[^}]*method=\"OPTIONS\"[^}]*route=\"/\"");
 	}
 
 	private static boolean allFound(List<Pattern> patterns, String text) {
