@@ -1,11 +1,6 @@
 package dev.ariadne.sample;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +10,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
+import dev.ariadne.RawClient;
+import dev.ariadne.RawResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -134,7 +132,7 @@ class SampleVerdictStabilityIT {
 	 */
 	static final class Load implements AutoCloseable {
 
-		private final List<Socket> sockets = new ArrayList<>();
+		private final List<RawClient> clients = new ArrayList<>();
 
 		private final List<Thread> threads = new ArrayList<>();
 
@@ -144,28 +142,25 @@ class SampleVerdictStabilityIT {
 
 		Load(int port, Shape shape) throws IOException {
 			for (int i = 0; i < CLIENTS; i++) {
-				Socket socket = new Socket();
-				socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-				socket.setSoTimeout((SECONDS + 60) * 1000);
-				this.sockets.add(socket);
-				int client = i;
-				Thread thread = new Thread(() -> run(socket, client, shape), "load-" + i);
+				RawClient client = RawClient.connect(port, Duration.ofSeconds(SECONDS + 60));
+				this.clients.add(client);
+				int index = i;
+				Thread thread = new Thread(() -> run(client, index, shape), "load-" + i);
 				thread.setDaemon(true);
 				this.threads.add(thread);
 				thread.start();
 			}
 		}
 
-		private void run(Socket socket, int client, Shape shape) {
+		private void run(RawClient client, int index, Shape shape) {
 			try {
-				OutputStream out = socket.getOutputStream();
-				InputStream in = socket.getInputStream();
 				for (int n = 0; this.running; n++) {
 					String path = shape.paths()[n % shape.paths().length];
-					out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-					out.flush();
-					readResponse(in);
-					this.exchanges.incrementAndGet(client);
+					RawResponse response = client.exchange("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+					if (response.status() != 200) {
+						throw new IOException("Unexpected answer: " + response.statusLine());
+					}
+					this.exchanges.incrementAndGet(index);
 					if (shape.pauseMillis() > 0) {
 						Thread.sleep(shape.pauseMillis());
 					}
@@ -174,48 +169,6 @@ class SampleVerdictStabilityIT {
 			catch (IOException | InterruptedException ex) {
 				// closed at the end of the run
 			}
-		}
-
-		/** Reads one response with a Content-Length or chunked body. */
-		private static void readResponse(InputStream in) throws IOException {
-			String head = line(in);
-			if (!head.startsWith("HTTP/1.1 200 ")) {
-				throw new IOException("Unexpected answer: " + head);
-			}
-			long length = -1;
-			boolean chunked = false;
-			for (String header = line(in); !header.isEmpty(); header = line(in)) {
-				String lower = header.toLowerCase(java.util.Locale.ROOT);
-				if (lower.startsWith("content-length:")) {
-					length = Long.parseLong(lower.substring(15).trim());
-				}
-				else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-					chunked = true;
-				}
-			}
-			if (chunked) {
-				for (long size = Long.parseLong(line(in).trim(), 16); size > 0; size = Long.parseLong(line(in).trim(), 16)) {
-					in.readNBytes((int) size);
-					line(in);
-				}
-				line(in);
-			}
-			else if (length > 0) {
-				in.readNBytes((int) length);
-			}
-		}
-
-		private static String line(InputStream in) throws IOException {
-			StringBuilder line = new StringBuilder();
-			for (int b = in.read(); b != '\n'; b = in.read()) {
-				if (b < 0) {
-					throw new IOException("Closed");
-				}
-				if (b != '\r') {
-					line.append((char) b);
-				}
-			}
-			return line.toString();
 		}
 
 		/** The clients that have had at least one answer. */
@@ -228,11 +181,9 @@ class SampleVerdictStabilityIT {
 		}
 
 		@Override
-		public void close() throws IOException, InterruptedException {
+		public void close() throws InterruptedException {
 			this.running = false;
-			for (Socket socket : this.sockets) {
-				socket.close();
-			}
+			this.clients.forEach(RawClient::close);
 			for (Thread thread : this.threads) {
 				thread.join(5000);
 			}
