@@ -71,6 +71,8 @@ public final class HttpExchange {
 
 	private final AsyncHost host;
 
+	private final ResponseEncoder encoder;
+
 	/** The connection's TLS session once its handshake completed; before its first exchange. */
 	private SSLSession tlsSession;
 
@@ -108,8 +110,27 @@ public final class HttpExchange {
 	 */
 	public HttpExchange(ConnectionContext context, ConnectionOutput out, InetSocketAddress remote,
 			InetSocketAddress local, BooleanSupplier releaseConnection, AsyncHost host) {
+		this(context, out, new Http1Encoder(out, context.clock()), remote, local, releaseConnection, host);
+	}
+
+	/**
+	 * Creates the exchange logic of one connection, or of one stream of a protocol that
+	 * multiplexes them, whose responses a protocol of its own encodes.
+	 * @param context the server's shared state
+	 * @param out the output of the connection (or the stream), which a suspended exchange's
+	 * non-blocking writes go through
+	 * @param encoder how responses are put on the wire
+	 * @param remote the client's address
+	 * @param local the server's address
+	 * @param releaseConnection asked at each response whether the model wants this connection
+	 * released
+	 * @param host how the model runs the work of a suspended exchange
+	 */
+	public HttpExchange(ConnectionContext context, ConnectionOutput out, ResponseEncoder encoder,
+			InetSocketAddress remote, InetSocketAddress local, BooleanSupplier releaseConnection, AsyncHost host) {
 		this.context = context;
 		this.out = out;
+		this.encoder = encoder;
 		this.remote = remote;
 		this.local = local;
 		this.releaseConnection = releaseConnection;
@@ -175,7 +196,7 @@ public final class HttpExchange {
 		this.match = match;
 		this.startNanos = startNanos;
 		this.queueWaitNanos = queueWaitNanos;
-		this.response = new ServerResponse(this, this.out, head.method() == Method.HEAD, head.version());
+		this.response = new ServerResponse(this, this.encoder, head.method() == Method.HEAD, head.version());
 		this.request = new ServerRequest(head, body, this.remote, this.local, this.context.budget(),
 				this.context.config().headerTimeout().toNanos());
 		this.request.match(match);
@@ -452,8 +473,7 @@ public final class HttpExchange {
 	 */
 	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String refusal,
 			String route) {
-		Answers.write(this.out, this.context.clock(), status, reason, retryAfterSeconds,
-				head != null && head.method() == Method.HEAD);
+		this.encoder.answer(status, reason, retryAfterSeconds, head != null && head.method() == Method.HEAD);
 		if (this.context.events().hasListeners()) {
 			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
 			this.context.events().publish(new RequestEvent(this.context.config().name(), method, route, status.code(), 0,

@@ -9,40 +9,21 @@ import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.Status;
 import dev.ariadne.http.Version;
+import dev.ariadne.server.connection.ResponseEncoder.Framing;
 import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Response;
 
 /**
- * The {@link Response} of one exchange. Encodes the head into the connection's output when
- * committed and frames the body: {@code Content-Length} for {@link #send}, the handler's
- * {@code Content-Length} or {@code chunked} for the stream, close-delimited for an HTTP/1.0
- * stream without a length.
+ * The {@link Response} of one exchange: its status and fields, the checks of the API, and the
+ * framing of its content: the length {@link #send} knows, the handler's {@code Content-Length} or
+ * the protocol's own delimiting for a stream, close-delimited for an HTTP/1.0 stream without a
+ * length. The protocol's {@link ResponseEncoder} writes what the framing means on its wire.
  */
 final class ServerResponse implements Response {
 
-	private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-
-	private static final int CHUNK_BUFFER = 4096;
-
-	private enum Framing {
-
-		/** No body may follow (HEAD, 1xx, 204, 304). */
-		NONE,
-
-		/** Content-Length. */
-		LENGTH,
-
-		/** Transfer-Encoding: chunked. */
-		CHUNKED,
-
-		/** The body ends when the connection closes (HTTP/1.0 without a length). */
-		CLOSE
-
-	}
-
 	private final HttpExchange exchange;
 
-	private final ConnectionOutput out;
+	private final ResponseEncoder encoder;
 
 	private final boolean headRequest;
 
@@ -64,13 +45,13 @@ final class ServerResponse implements Response {
 
 	private BodyStream stream;
 
-	ServerResponse(HttpExchange exchange, ConnectionOutput out, boolean headRequest, Version version) {
+	ServerResponse(HttpExchange exchange, ResponseEncoder encoder, boolean headRequest, Version version) {
 		this.exchange = exchange;
-		this.out = out;
+		this.encoder = encoder;
 		this.headRequest = headRequest;
 		this.version = version;
+		encoder.start(version);
 	}
-
 	@Override
 	public Response status(int code) {
 		checkNotCommitted();
@@ -112,8 +93,8 @@ final class ServerResponse implements Response {
 		checkNotCommitted();
 		try {
 			commit(body.length, false);
-			if (this.framing != Framing.NONE) {
-				this.out.write(body, 0, body.length);
+			if (this.framing != Framing.NONE && body.length > 0) {
+				this.encoder.content(body, 0, body.length);
 				this.written = body.length;
 			}
 		}
@@ -171,7 +152,7 @@ final class ServerResponse implements Response {
 		this.committed = true;
 		this.keepAlive = false;
 		this.framing = Framing.NONE;
-		Answers.write(this.out, this.exchange.context().clock(), status, reason, retryAfterSeconds, this.headRequest);
+		this.encoder.answer(status, reason, retryAfterSeconds, this.headRequest);
 	}
 
 	/**
@@ -217,46 +198,14 @@ final class ServerResponse implements Response {
 			this.declaredLength = Long.parseLong(userLength);
 		}
 		else {
-			this.framing = (this.version == Version.HTTP_1_1) ? Framing.CHUNKED : Framing.CLOSE;
+			this.framing = (this.version != Version.HTTP_1_0) ? Framing.DELIMITED : Framing.CLOSE;
 		}
 		boolean userClose = this.headers.containsToken(HeaderName.CONNECTION, "close");
 		this.keepAlive = !userClose && this.framing != Framing.CLOSE && this.exchange.keepAliveAfter(this);
-		writeHead(status);
+		this.encoder.head(status, this.headers, this.framing, this.declaredLength, this.keepAlive, this.headRequest);
 		if (this.headRequest) {
 			this.framing = Framing.NONE;
 		}
-	}
-
-	private void writeHead(Status status) {
-		ConnectionOutput out = this.out;
-		out.append(StatusLines.of(status));
-		out.append(this.exchange.context().clock().headerLine());
-		for (int i = 0; i < this.headers.size(); i++) {
-			String name = this.headers.name(i);
-			if (name.equalsIgnoreCase(HeaderName.CONTENT_LENGTH) || name.equalsIgnoreCase(HeaderName.TRANSFER_ENCODING)
-					|| name.equalsIgnoreCase(HeaderName.CONNECTION) || name.equalsIgnoreCase(HeaderName.DATE)) {
-				continue;
-			}
-			out.append(name);
-			out.append(": ");
-			out.append(this.headers.value(i));
-			out.appendCrlf();
-		}
-		if (this.framing == Framing.LENGTH) {
-			out.append("Content-Length: ");
-			out.appendDecimal(this.declaredLength);
-			out.appendCrlf();
-		}
-		else if (this.framing == Framing.CHUNKED && !this.headRequest) {
-			out.append("Transfer-Encoding: chunked\r\n");
-		}
-		if (!this.keepAlive) {
-			out.append("Connection: close\r\n");
-		}
-		else if (this.version == Version.HTTP_1_0) {
-			out.append("Connection: keep-alive\r\n");
-		}
-		out.appendCrlf();
 	}
 
 	private static boolean isDigits(String value) {
@@ -271,12 +220,8 @@ final class ServerResponse implements Response {
 		return true;
 	}
 
-	/** The body stream: frames what the handler writes, as it writes it. */
+	/** The body stream: counts and checks what the handler writes, and hands it to the encoder. */
 	private final class BodyStream extends OutputStream {
-
-		private byte[] chunk;
-
-		private int chunked;
 
 		private boolean ended;
 
@@ -296,52 +241,14 @@ final class ServerResponse implements Response {
 			if (length == 0) {
 				return;
 			}
-			switch (ServerResponse.this.framing) {
-				case NONE -> ServerResponse.this.written += length;
-				case LENGTH -> {
-					if (ServerResponse.this.written + length > ServerResponse.this.declaredLength) {
-						throw new IOException("Response body longer than its Content-Length of "
-								+ ServerResponse.this.declaredLength);
-					}
-					ServerResponse.this.out.write(bytes, offset, length);
-					ServerResponse.this.written += length;
-				}
-				case CHUNKED -> writeChunked(bytes, offset, length);
-				case CLOSE -> {
-					ServerResponse.this.out.write(bytes, offset, length);
-					ServerResponse.this.written += length;
-				}
+			ServerResponse response = ServerResponse.this;
+			if (response.framing == Framing.LENGTH && response.written + length > response.declaredLength) {
+				throw new IOException("Response body longer than its Content-Length of " + response.declaredLength);
 			}
-		}
-
-		private void writeChunked(byte[] bytes, int offset, int length) throws IOException {
-			if (this.chunked + length <= CHUNK_BUFFER) {
-				if (this.chunk == null) {
-					this.chunk = new byte[CHUNK_BUFFER];
-				}
-				System.arraycopy(bytes, offset, this.chunk, this.chunked, length);
-				this.chunked += length;
-				return;
+			if (response.framing != Framing.NONE) {
+				response.encoder.content(bytes, offset, length);
 			}
-			emitChunk();
-			emit(bytes, offset, length);
-		}
-
-		private void emitChunk() throws IOException {
-			if (this.chunked > 0) {
-				int length = this.chunked;
-				this.chunked = 0;
-				emit(this.chunk, 0, length);
-			}
-		}
-
-		private void emit(byte[] bytes, int offset, int length) throws IOException {
-			ConnectionOutput out = ServerResponse.this.out;
-			out.appendHex(length);
-			out.appendCrlf();
-			out.write(bytes, offset, length);
-			out.appendCrlf();
-			ServerResponse.this.written += length;
+			response.written += length;
 		}
 
 		@Override
@@ -352,10 +259,7 @@ final class ServerResponse implements Response {
 			if (!ServerResponse.this.committed) {
 				commit(-1, true);
 			}
-			if (ServerResponse.this.framing == Framing.CHUNKED) {
-				emitChunk();
-			}
-			ServerResponse.this.out.flush();
+			ServerResponse.this.encoder.flush();
 		}
 
 		@Override
@@ -365,27 +269,17 @@ final class ServerResponse implements Response {
 
 		/** Ends the body; returns whether its framing is complete. */
 		boolean end() throws IOException {
-			if (this.ended) {
-				return ServerResponse.this.framing != Framing.LENGTH
-						|| ServerResponse.this.written == ServerResponse.this.declaredLength;
-			}
-			if (!ServerResponse.this.committed) {
-				commit(-1, true);
-			}
-			this.ended = true;
-			switch (ServerResponse.this.framing) {
-				case CHUNKED -> {
-					emitChunk();
-					ServerResponse.this.out.append(LAST_CHUNK);
-					return true;
+			ServerResponse response = ServerResponse.this;
+			if (!this.ended) {
+				if (!response.committed) {
+					commit(-1, true);
 				}
-				case LENGTH -> {
-					return ServerResponse.this.written == ServerResponse.this.declaredLength;
-				}
-				default -> {
-					return true;
+				this.ended = true;
+				if (response.framing == Framing.DELIMITED) {
+					response.encoder.end();
 				}
 			}
+			return response.framing != Framing.LENGTH || response.written == response.declaredLength;
 		}
 
 	}
