@@ -86,7 +86,7 @@ class PackageRulesTest {
 			INTERNAL, POOL, TLS, JSSE);
 
 	@ArchTest
-	static final ArchRule protocolImportsNoTransportAndNoModel = mayImport(PROTOCOL, HTTP, API, ROUTING, STATS,
+	static final ArchRule protocolImportsNoTransportAndNoModel = mayImport(PROTOCOL, HTTP, HTTP2, API, ROUTING, STATS,
 			INTERNAL, POOL, CONNECTION, JSSE);
 
 	@ArchTest

@@ -55,6 +55,9 @@ import dev.ariadne.http.ParserLimits;
  * instead of the usual timeouts while the worker's pool is starved: every worker busy and work
  * waiting for one
  * @param lowResourcesStallTimeout the longest such a wait may last while the pool is starved
+ * @param http2Enabled whether a plaintext listener also serves HTTP/2 (h2c) to a client that
+ * opens with the HTTP/2 connection preface (prior knowledge); HTTP/1.1 goes on being served on
+ * the same port
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
@@ -62,7 +65,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, long bufferBudget,
 		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls, ContentLimits contentLimits,
 		long minDataRate, Duration minDataRateGrace, boolean lowResourcesEnabled,
-		Duration lowResourcesStallTimeout) {
+		Duration lowResourcesStallTimeout, boolean http2Enabled) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -119,6 +122,10 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		Objects.requireNonNull(contentLimits, "content limits");
 		if (port < 0 || port > 65535) {
 			throw invalid("port", port, "between 0 and 65535");
+		}
+		if (http2Enabled && tls != null) {
+			throw new IllegalArgumentException("ariadne.server.http2.enabled=true on a TLS listener, but Ariadne serves "
+					+ "HTTP/2 on plaintext listeners only (h2c) so far, not over TLS (h2 by ALPN): turn one of them off");
 		}
 		requirePositive("threads.max", maxThreads);
 		if (minThreads < 0 || minThreads > maxThreads) {
@@ -223,6 +230,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.minDataRateGrace = this.minDataRateGrace;
 		builder.lowResourcesEnabled = this.lowResourcesEnabled;
 		builder.lowResourcesStallTimeout = this.lowResourcesStallTimeout;
+		builder.http2Enabled = this.http2Enabled;
 		return builder;
 	}
 
@@ -288,6 +296,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
 		private boolean keepAliveEnabled = true;
+
+		private boolean http2Enabled;
 
 		private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
 
@@ -429,6 +439,17 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		 */
 		public Builder maxConnections(int maxConnections) {
 			this.maxConnections = maxConnections;
+			return this;
+		}
+
+		/**
+		 * Sets whether a plaintext listener serves HTTP/2 by prior knowledge (h2c) beside
+		 * HTTP/1.1 (default {@code false}).
+		 * @param enabled whether HTTP/2 is on
+		 * @return this builder
+		 */
+		public Builder http2Enabled(boolean enabled) {
+			this.http2Enabled = enabled;
 			return this;
 		}
 
@@ -592,7 +613,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits,
 					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
 					this.pools, this.tls, this.contentLimits, this.minDataRate, this.minDataRateGrace,
-					this.lowResourcesEnabled, this.lowResourcesStallTimeout);
+					this.lowResourcesEnabled, this.lowResourcesStallTimeout, this.http2Enabled);
 		}
 
 	}

@@ -40,6 +40,15 @@ public final class BlockingTransport extends SocketTransport<WorkerPool> {
 	}
 
 	/**
+	 * A multiplexed stream waits in the default pool's queue like a connection does: the
+	 * connection's own worker goes on reading its frames.
+	 */
+	@Override
+	protected boolean fork(Runnable task) {
+		return this.pool.execute(task);
+	}
+
+	/**
 	 * Whether the connection answering now should be closed to release its worker: the share
 	 * of busy workers is above the release threshold and more connections wait for a worker
 	 * than releases are already under way. Releasing only for those waiting keeps connections

@@ -1,6 +1,7 @@
 package dev.ariadne.server.connection;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import dev.ariadne.server.internal.ByteArrayPool;
@@ -118,6 +119,18 @@ public final class ConnectionOutput {
 		ensure(bytes.length);
 		System.arraycopy(bytes, 0, this.buffer, this.count, bytes.length);
 		this.count += bytes.length;
+	}
+
+	/**
+	 * Appends what a buffer holds, from its position to its limit, whatever its size, without
+	 * sending; the buffer is advanced to its limit.
+	 * @param bytes the bytes
+	 */
+	public void append(ByteBuffer bytes) {
+		int length = bytes.remaining();
+		ensure(length);
+		bytes.get(this.buffer, this.count, length);
+		this.count += length;
 	}
 
 	/**

@@ -269,6 +269,13 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public boolean fork(Runnable task) {
+		// the entry queues the exchange on its pool: the calling thread goes on at once
+		task.run();
+		return true;
+	}
+
+	@Override
 	public ByteBuffer borrowInput() {
 		return this.loop.buffers().borrow();
 	}

@@ -18,7 +18,7 @@ public final class DateClock {
 
 	private volatile Line current = format(System.currentTimeMillis() / 1000);
 
-	private record Line(long second, byte[] bytes) {
+	private record Line(long second, String value, byte[] bytes) {
 	}
 
 	/**
@@ -26,18 +26,30 @@ public final class DateClock {
 	 * @return the header line
 	 */
 	public byte[] headerLine() {
+		return line().bytes;
+	}
+
+	/**
+	 * Returns the value of the {@code Date} field now, for a protocol that encodes fields itself.
+	 * @return the IMF-fixdate of this second
+	 */
+	public String value() {
+		return line().value;
+	}
+
+	private Line line() {
 		long second = System.currentTimeMillis() / 1000;
 		Line line = this.current;
 		if (line.second != second) {
 			line = format(second);
 			this.current = line;
 		}
-		return line.bytes;
+		return line;
 	}
 
 	private static Line format(long second) {
-		String text = "Date: " + IMF_FIXDATE.format(Instant.ofEpochSecond(second)) + "\r\n";
-		return new Line(second, text.getBytes(StandardCharsets.US_ASCII));
+		String value = IMF_FIXDATE.format(Instant.ofEpochSecond(second));
+		return new Line(second, value, ("Date: " + value + "\r\n").getBytes(StandardCharsets.US_ASCII));
 	}
 
 }

@@ -8,6 +8,7 @@ import javax.net.ssl.SSLSession;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
+import dev.ariadne.http2.Preface;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.BodyClock;
@@ -60,6 +61,12 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	/** A pipelined request the worker found malformed, answered once the connection is back. */
 	private HttpParseException invalidNext;
 
+	/**
+	 * Whether the connection's first bytes may still be the HTTP/2 preface (h2c by prior
+	 * knowledge, on a plaintext listener with HTTP/2 on), which hands the connection over.
+	 */
+	private boolean mayBeHttp2;
+
 	/** The route of a request read ahead or waiting for its body, dispatched once. */
 	private RouteMatch routed;
 
@@ -79,6 +86,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		this.exchange = new HttpExchange(this.context, this.out, wire.remoteAddress(), wire.localAddress(),
 				wire::releaseConnection, wire.host(this));
 		this.exchanges = new Http1Exchanges(this, wire, this.reader, this.body, this.exchange, this.out);
+		this.mayBeHttp2 = config.http2Enabled() && config.tls() == null;
 	}
 
 	// ---- what the wire asks
@@ -197,6 +205,9 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 
 	/** Parses what is buffered; dispatches a complete request. */
 	private void processInput() {
+		if (this.mayBeHttp2 && prefaceDecided()) {
+			return;
+		}
 		try {
 			if (this.deadlines.bodyAhead() || this.reader.read()) {
 				headRead();
@@ -211,6 +222,28 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		if (this.reader.isIdle() && !this.deadlines.isIdle()) {
 			goIdle();
 		}
+	}
+
+	/**
+	 * Looks at the connection's first bytes for the HTTP/2 preface: the whole of it hands the
+	 * connection to {@link Http2Protocol} with everything read, the start of it waits for more.
+	 * @return whether the bytes are not to be parsed as HTTP/1.1 (handed over, or too few yet)
+	 */
+	private boolean prefaceDecided() {
+		ByteBuffer in = this.reader.buffer();
+		Preface.Match match = Preface.match(in);
+		if (match == Preface.Match.PARTIAL) {
+			return true;
+		}
+		this.mayBeHttp2 = false;
+		if (match == Preface.Match.NO) {
+			return false;
+		}
+		this.phase = Phase.CLOSED;
+		this.deadlines.active();
+		this.reader.adopt(null);
+		this.wire.handOff(Http2Protocol::new, in);
+		return true;
 	}
 
 	private void goIdle() {

@@ -78,6 +78,17 @@ public interface Wire {
 	PoolEntry<RuntimeException> entry();
 
 	/**
+	 * Runs a task that dispatches one of the exchanges a protocol multiplexes on the connection
+	 * (an HTTP/2 stream), on a thread from which {@link #entry()} may be called, and never on the
+	 * wire's own thread when that thread runs what it enters (the socket models), since it goes on
+	 * reading the connection: the event loop runs the task at once (its entry queues), the
+	 * blocking model queues it on its default pool, virtual threads start a thread for it.
+	 * @param task the task; it handles its own failures
+	 * @return whether the task was taken; when not (the pool's queue is full), it never runs
+	 */
+	boolean fork(Runnable task);
+
+	/**
 	 * Asks, at each response, whether the model wants this connection released
 	 * ({@code Connection: close}) to free its worker: the blocking model's release threshold.
 	 * By default never.

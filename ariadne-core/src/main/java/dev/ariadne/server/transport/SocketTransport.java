@@ -65,6 +65,14 @@ public abstract class SocketTransport<P extends PoolStats> extends AbstractTrans
 		return false;
 	}
 
+	/**
+	 * Runs a task that dispatches a multiplexed exchange (an HTTP/2 stream) on a thread other
+	 * than the connection's, which goes on reading ({@link dev.ariadne.server.protocol.Wire#fork}).
+	 * @param task the task
+	 * @return whether it was taken
+	 */
+	protected abstract boolean fork(Runnable task);
+
 	@Override
 	protected void startThreads() {
 		Watchdog.start(this.config, this.context.registry());
@@ -72,7 +80,8 @@ public abstract class SocketTransport<P extends PoolStats> extends AbstractTrans
 
 	@Override
 	protected final SocketWire connect(SocketChannel channel) throws IOException {
-		return new SocketWire(this.context, channel, entry(), this.releaseConnection, pinsWorker(), this.first);
+		return new SocketWire(this.context, channel, entry(), this.releaseConnection, pinsWorker(), this::fork,
+				this.first);
 	}
 
 	/**

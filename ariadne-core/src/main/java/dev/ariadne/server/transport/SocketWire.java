@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 import javax.net.ssl.SSLSession;
 
@@ -67,6 +68,8 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	private final BooleanSupplier releaseConnection;
 
+	private final Predicate<Runnable> fork;
+
 	private final boolean pinsWorker;
 
 	private final IdleState idle = new IdleState();
@@ -105,11 +108,14 @@ public final class SocketWire implements Wire, TrackedConnection {
 	 * @param pinsWorker whether the connection's thread is a worker of the default pool, held
 	 * until the connection closes ({@code blocking}), rather than a thread that takes a permit
 	 * per exchange ({@code virtual-threads})
+	 * @param fork runs the dispatch of a multiplexed exchange on a thread other than the
+	 * connection's ({@link Wire#fork})
 	 * @param first makes the connection's first protocol
 	 */
 	public SocketWire(ConnectionContext context, SocketChannel channel, PoolEntry<InterruptedException> entry,
-			BooleanSupplier releaseConnection, boolean pinsWorker, Protocol.Factory first) {
+			BooleanSupplier releaseConnection, boolean pinsWorker, Predicate<Runnable> fork, Protocol.Factory first) {
 		this.context = context;
+		this.fork = fork;
 		this.socket = channel.socket();
 		this.entry = entry;
 		this.releaseConnection = releaseConnection;
@@ -211,6 +217,11 @@ public final class SocketWire implements Wire, TrackedConnection {
 		catch (InterruptedException ex) {
 			throw new SocketLoop.Interrupted(ex);
 		}
+	}
+
+	@Override
+	public boolean fork(Runnable task) {
+		return this.fork.test(task);
 	}
 
 	@Override

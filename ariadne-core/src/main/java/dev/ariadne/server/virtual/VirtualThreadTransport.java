@@ -61,6 +61,13 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 		}
 	}
 
+	/** A virtual thread per multiplexed stream, which takes a permit for its exchange. */
+	@Override
+	protected boolean fork(Runnable task) {
+		this.virtualThreads.newThread(task).start();
+		return true;
+	}
+
 	@Override
 	protected void serve(SocketWire connection) {
 		this.virtualThreads.newThread(connection::serve).start();

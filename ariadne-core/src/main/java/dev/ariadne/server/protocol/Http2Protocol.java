@@ -1,0 +1,536 @@
+package dev.ariadne.server.protocol;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import javax.net.ssl.SSLSession;
+
+import dev.ariadne.http.Headers;
+import dev.ariadne.http.RequestHead;
+import dev.ariadne.http2.ErrorCode;
+import dev.ariadne.http2.Http2Limits;
+import dev.ariadne.http2.Http2Session;
+import dev.ariadne.http2.SessionListener;
+import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.connection.ConnectionContext;
+import dev.ariadne.server.connection.ConnectionOutput;
+
+/**
+ * HTTP/2 on a connection (RFC 9113), the same in every I/O model, over an {@link Http2Session}:
+ * frames are read and answered on the wire's own thread, which never runs a handler; each
+ * stream's request becomes an exchange ({@link Http2Stream}) that the model runs on a thread of
+ * its own ({@link Wire#fork}: queued on the event loop's workers, the blocking model's default
+ * pool, or a virtual thread of its own); the streams' threads frame their responses into the
+ * session and write them.
+ *
+ * <p><b>Threads.</b> The session is not thread-safe: every call on it, from the wire's thread or
+ * a stream's, holds {@link #lock}; waits for flow-control credit, for request content and for
+ * the output to drain are on its {@link #changed} condition, which every change signals. One
+ * thread at a time writes what the session framed ({@link #flush}): a stream's thread with the
+ * transmitter, which waits while the client is slower than the server (the back-pressure), the
+ * wire's own thread with {@link Wire#send}, which never blocks a selector; whichever holds the
+ * turn writes what the others framed meanwhile. The protocol stays {@link Phase#READING} until the
+ * connection closes.
+ */
+public final class Http2Protocol implements Protocol, SessionListener {
+
+	private static final Logger logger = System.getLogger(Http2Protocol.class.getName());
+
+	/** Bytes framed and not yet written above which a stream's writer waits for the output to drain. */
+	static final int OUTPUT_HIGH = 64 * 1024;
+
+	final Wire wire;
+
+	final ConnectionContext context;
+
+	final ReentrantLock lock = new ReentrantLock();
+
+	/** Signalled on every change a waiting stream's thread may want: credit, content, output, resets. */
+	final Condition changed = this.lock.newCondition();
+
+	/** Under the lock. */
+	final Http2Session session;
+
+	/** The streams whose exchange has begun and not ended, under the lock. */
+	private final Map<Integer, Http2Stream> streams = new HashMap<>();
+
+	/** What the turn's holder writes: the session's frames, copied. */
+	private final ConnectionOutput out;
+
+	/** What the wire flushes before it waits for input: nothing, since frames go through {@link #out}. */
+	private final ConnectionOutput idleOut;
+
+	/** Whose turn it is to write. */
+	private final AtomicBoolean writing = new AtomicBoolean();
+
+	/** The longest a stream's writer waits for credit or for the client to read: the keep-alive timeout. */
+	final long writeTimeoutNanos;
+
+	// ---- the wire's own thread
+
+	private ByteBuffer in;
+
+	private Thread wireThread;
+
+	/** When an idle connection closes: set by the wire's thread, and by the thread of a stream that ends. */
+	private volatile long idleDeadline;
+
+	private volatile Phase phase = Phase.READING;
+
+	/**
+	 * Creates the protocol of a connection that sent, or is about to send, the HTTP/2 preface.
+	 * @param wire the connection's transport
+	 */
+	public Http2Protocol(Wire wire) {
+		this.wire = wire;
+		this.context = wire.context();
+		ServerConfig config = this.context.config();
+		this.out = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
+		this.idleOut = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
+		this.writeTimeoutNanos = config.keepAliveTimeout().toNanos();
+		this.session = new Http2Session(limits(config), this);
+	}
+
+	/** The defaults of the codec, with the header limits of HTTP/1.1's configuration. */
+	static Http2Limits limits(ServerConfig config) {
+		Http2Limits defaults = Http2Limits.DEFAULTS;
+		int headerSize = config.limits().maxHeaderSize();
+		return new Http2Limits(defaults.maxConcurrentStreams(), defaults.initialWindowSize(),
+				defaults.connectionWindowSize(), defaults.maxFrameSize(), headerSize,
+				Math.max(headerSize, defaults.maxHeaderBlockSize()), defaults.maxContinuations(), config.limits());
+	}
+
+	@Override
+	public Phase phase() {
+		return this.phase;
+	}
+
+	// ---- starting
+
+	@Override
+	public void start(long deadline, long waitedNanos) {
+		this.wireThread = Thread.currentThread();
+		this.idleDeadline = deadline;
+		this.lock.lock();
+		try {
+			this.session.start();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void handshaken(SSLSession session) {
+		this.idleDeadline = this.wire.now() + this.context.config().headerTimeout().toNanos();
+	}
+
+	/**
+	 * Takes the connection over from HTTP/1.1, which saw the preface: the server's preface goes
+	 * out, then what the client sent is read.
+	 */
+	@Override
+	public void takeOver(ByteBuffer unread) {
+		start(this.wire.now() + this.context.config().keepAliveTimeout().toNanos(), 0);
+		this.in = unread;
+		if (unread != null && unread.hasRemaining()) {
+			onInput(unread.remaining());
+		}
+		else {
+			releaseEmptyInput();
+			flushFromWire();
+		}
+	}
+
+	// ---- reading (the wire's own thread)
+
+	@Override
+	public int fill(long until) throws IOException {
+		if (this.in == null && !borrowInput()) {
+			return 0;
+		}
+		return this.wire.read(this.in, until);
+	}
+
+	@Override
+	public boolean holdsInput() {
+		return this.in != null;
+	}
+
+	@Override
+	public boolean borrowInput() {
+		this.in = this.wire.borrowInput();
+		return this.in != null;
+	}
+
+	@Override
+	public void awaitingInputBuffer() {
+	}
+
+	@Override
+	public void releaseEmptyInput() {
+		if (this.in != null && !this.in.hasRemaining()) {
+			this.wire.releaseInput(this.in);
+			this.in = null;
+		}
+	}
+
+	@Override
+	public void onInput(int read) {
+		this.wireThread = Thread.currentThread();
+		boolean alive;
+		this.lock.lock();
+		try {
+			alive = this.session.receive(this.in);
+		}
+		finally {
+			this.lock.unlock();
+		}
+		releaseEmptyInput();
+		if (!alive) {
+			logger.log(Level.DEBUG, () -> "HTTP/2 connection from " + this.wire.remoteAddress() + " failed: "
+					+ this.session.failure().getMessage());
+			closeAfterGoAway();
+			return;
+		}
+		flushFromWire();
+		if (idle()) {
+			this.idleDeadline = this.wire.now() + this.context.config().keepAliveTimeout().toNanos();
+			if (this.context.registry().shuttingDown()) {
+				goAwayAndClose();
+			}
+		}
+	}
+
+	@Override
+	public void plaintextOnTls() {
+		this.wire.close();
+	}
+
+	@Override
+	public void reject(String reason, int retryAfterSeconds) {
+		this.wire.close();
+	}
+
+	@Override
+	public ConnectionOutput out() {
+		return this.idleOut;
+	}
+
+	// ---- deadlines
+
+	/** Idle while no stream is open: the keep-alive timeout then closes the connection. */
+	@Override
+	public boolean isIdle() {
+		return idle();
+	}
+
+	@Override
+	public long readDeadline() {
+		return idle() ? this.idleDeadline : Long.MAX_VALUE;
+	}
+
+	@Override
+	public boolean isDue(long now) {
+		return now - this.idleDeadline >= 0 && idle();
+	}
+
+	@Override
+	public void checkTimeout(long now) {
+		if (isDue(now)) {
+			goAwayAndClose();
+		}
+	}
+
+	private boolean idle() {
+		this.lock.lock();
+		try {
+			return this.streams.isEmpty() && this.session.activeStreams() == 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// ---- the session's events (the wire's own thread, holding the lock)
+
+	@Override
+	public void request(int streamId, RequestHead head, boolean endStream) {
+		Http2Stream stream = new Http2Stream(this, streamId, head, endStream, this.wire.now());
+		this.streams.put(streamId, stream);
+		if (!this.wire.fork(stream::dispatch)) {
+			this.streams.remove(streamId);
+			stream.refused();
+		}
+	}
+
+	@Override
+	public void headersTooLarge(int streamId, boolean endStream) {
+		Headers headers = new Headers().add("content-length", "0");
+		this.session.writeHeaders(streamId, 431, headers, true);
+		if (!endStream) {
+			this.session.reset(streamId, ErrorCode.NO_ERROR);
+		}
+	}
+
+	@Override
+	public void data(int streamId, ByteBuffer content, boolean endStream) {
+		Http2Stream stream = this.streams.get(streamId);
+		if (stream == null) {
+			// the exchange ended and stopped reading: nothing waits for it
+			this.session.consumed(streamId, content.remaining());
+			return;
+		}
+		stream.body().received(content, endStream);
+		this.changed.signalAll();
+	}
+
+	@Override
+	public void trailers(int streamId, Headers trailers) {
+		Http2Stream stream = this.streams.get(streamId);
+		if (stream != null) {
+			stream.body().ended(trailers);
+			this.changed.signalAll();
+		}
+	}
+
+	@Override
+	public void reset(int streamId, ErrorCode error, boolean byPeer) {
+		Http2Stream stream = this.streams.get(streamId);
+		if (stream != null) {
+			stream.resetBy(error);
+			this.changed.signalAll();
+		}
+	}
+
+	@Override
+	public void writable(int streamId) {
+		this.changed.signalAll();
+	}
+
+	@Override
+	public void goAway(int lastStreamId, ErrorCode error) {
+		// the client opens no more streams and closes once its own are answered
+	}
+
+	// ---- what the streams share
+
+	/** A stream's exchange ended: it is forgotten, and an idle connection's timeout starts. */
+	void ended(Http2Stream stream) {
+		this.lock.lock();
+		try {
+			this.streams.remove(stream.id());
+			if (this.streams.isEmpty()) {
+				this.idleDeadline = System.nanoTime() + this.context.config().keepAliveTimeout().toNanos();
+			}
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Writes what the session framed, on the calling thread if it is not the wire's own (a
+	 * stream's thread, waiting while the client is slow), or if nobody else writes now; a call
+	 * while the lock is held (the session's events) leaves the frames to the wire's thread, which
+	 * writes once the event's input is read.
+	 * @throws IOException if the connection failed
+	 */
+	void flush() throws IOException {
+		if (this.lock.isHeldByCurrentThread()) {
+			return;
+		}
+		if (Thread.currentThread() == this.wireThread) {
+			flushFromWire();
+			return;
+		}
+		do {
+			if (!this.writing.compareAndSet(false, true)) {
+				return;
+			}
+			try {
+				while (takeOutput()) {
+					this.out.flush();
+				}
+			}
+			finally {
+				this.writing.set(false);
+			}
+		}
+		while (hasOutput());
+	}
+
+	/**
+	 * Waits, on a stream's thread, until what the session framed is below {@link #OUTPUT_HIGH},
+	 * writing it itself when nobody else does.
+	 * @throws IOException if the connection failed, or nothing was written within the write
+	 * timeout
+	 */
+	void awaitOutputRoom() throws IOException {
+		long deadline = System.nanoTime() + this.writeTimeoutNanos;
+		while (true) {
+			this.lock.lock();
+			try {
+				if (this.session.pendingOutput() < OUTPUT_HIGH) {
+					return;
+				}
+				if (this.writing.get()) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						throw new IOException("The client read nothing within the write timeout");
+					}
+					this.changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+					continue;
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IOException("Interrupted while waiting to write", ex);
+			}
+			finally {
+				this.lock.unlock();
+			}
+			flush();
+		}
+	}
+
+	/** Moves the session's frames into the output; whether there were any. */
+	private boolean takeOutput() {
+		this.lock.lock();
+		try {
+			if (!this.session.hasOutput()) {
+				return false;
+			}
+			this.out.append(this.session.output());
+			this.session.written();
+			this.changed.signalAll();
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private boolean hasOutput() {
+		this.lock.lock();
+		try {
+			return this.session.hasOutput();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Writes from the wire's own thread, never blocking a selector; a stream's writer may hold the turn. */
+	private void flushFromWire() {
+		do {
+			if (!this.writing.compareAndSet(false, true)) {
+				return;
+			}
+			try {
+				if (takeOutput()) {
+					this.wire.send(this.out);
+				}
+			}
+			catch (IOException ex) {
+				this.wire.close();
+				return;
+			}
+			finally {
+				this.writing.set(false);
+			}
+		}
+		while (hasOutput());
+	}
+
+	/** Sends the GOAWAY the session queued for a connection error, then closes. */
+	private void closeAfterGoAway() {
+		this.phase = Phase.CLOSING;
+		if (!this.writing.compareAndSet(false, true)) {
+			// a stream's writer holds the turn: the GOAWAY may not get out first
+			this.wire.close();
+			return;
+		}
+		takeOutput();
+		this.wire.closeAfterAnswer(this.out, false);
+	}
+
+	/** Ends an idle connection (its timeout, a shutdown) with a GOAWAY saying so. */
+	private void goAwayAndClose() {
+		this.lock.lock();
+		try {
+			this.session.goAway(null);
+		}
+		finally {
+			this.lock.unlock();
+		}
+		closeAfterGoAway();
+	}
+
+	// ---- writing and exchanges
+
+	@Override
+	public void flushed() {
+	}
+
+	@Override
+	public String workerPool() {
+		return null;
+	}
+
+	@Override
+	public boolean inExchange() {
+		this.lock.lock();
+		try {
+			return !this.streams.isEmpty();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// ---- closing
+
+	@Override
+	public void closed() {
+		this.phase = Phase.CLOSED;
+		failStreams();
+		if (this.in != null) {
+			this.wire.releaseInput(this.in);
+			this.in = null;
+		}
+	}
+
+	@Override
+	public void abandoned() {
+		this.wire.close();
+	}
+
+	@Override
+	public void abort(boolean beforePoolsStop) {
+		failStreams();
+	}
+
+	private void failStreams() {
+		this.lock.lock();
+		try {
+			for (Http2Stream stream : this.streams.values()) {
+				stream.resetBy(ErrorCode.CANCEL);
+			}
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+}

@@ -1,0 +1,201 @@
+package dev.ariadne;
+
+import java.net.URI;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.CompletableResponseListener;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.ariadne.server.IoModel;
+import dev.ariadne.server.routing.Route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * h2c by prior knowledge in every model, against Jetty's HTTP/2 client (written apart from
+ * Ariadne's codec): a request on a stream reaches the same {@code Route} an HTTP/1.1 request
+ * does, request and response content larger than every flow-control window goes through in both
+ * directions, streams of one connection are served concurrently, and HTTP/1.1 is still served on
+ * the same port. Without {@code http2Enabled} the preface is not taken for HTTP/2.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class Http2PriorKnowledgeIT {
+
+	private AriadneServer server;
+
+	private HttpClient client;
+
+	private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
+
+	private final Route hello = Route.get("/hello",
+			(request, response) -> response.send("hello over " + request.version() + " " + request.path()));
+
+	private final Route digest = Route.post("/digest", (request, response) -> {
+		byte[] body = request.bodyBytes(16 << 20);
+		response.send(body.length + " " + sha256(body));
+	});
+
+	private final Route large = Route.get("/large/{size}", (request, response) -> {
+		int size = Integer.parseInt(request.pathVariable("size"));
+		byte[] chunk = new byte[8192];
+		new Random(size).nextBytes(chunk);
+		try (var out = response.outputStream()) {
+			for (int sent = 0; sent < size; sent += chunk.length) {
+				out.write(chunk, 0, Math.min(chunk.length, size - sent));
+			}
+		}
+	});
+
+	private final Route slow = Route.get("/slow", (request, response) -> {
+		try {
+			Thread.sleep(200);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.clientPorts.add(request.remoteAddress().getPort());
+		response.send("slow " + Thread.currentThread().getName());
+	});
+
+	@AfterEach
+	void stop() throws Exception {
+		if (this.client != null) {
+			this.client.stop();
+		}
+		if (this.server != null) {
+			this.server.stop();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void aRequestOnAStreamReachesItsRouteAndHttp11IsStillServedOnThePort(IoModel model) throws Exception {
+		start(model, true);
+		ContentResponse response = this.client.GET(uri("/hello"));
+		assertThat(response.getVersion()).isEqualTo(HttpVersion.HTTP_2);
+		assertThat(response.getStatus()).isEqualTo(200);
+		assertThat(response.getContentAsString()).isEqualTo("hello over HTTP/2.0 /hello");
+		assertThat(response.getHeaders().get("content-length")).isEqualTo("26");
+		assertThat(response.getHeaders().get("date")).isNotBlank();
+		ContentResponse missing = this.client.GET(uri("/missing"));
+		assertThat(missing.getStatus()).isEqualTo(404);
+		try (RawClient http11 = RawClient.connect(port())) {
+			RawResponse plain = http11.exchange("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n");
+			assertThat(plain.status()).isEqualTo(200);
+			assertThat(plain.bodyText()).isEqualTo("hello over HTTP/1.1 /hello");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void contentLargerThanEveryWindowGoesThroughBothWays(IoModel model) throws Exception {
+		start(model, true);
+		byte[] body = new byte[3 << 20];
+		new Random(7).nextBytes(body);
+		ContentResponse posted = this.client.POST(uri("/digest")).body(new BytesRequestContent(body)).send();
+		assertThat(posted.getStatus()).isEqualTo(200);
+		assertThat(posted.getContentAsString()).isEqualTo(body.length + " " + sha256(body));
+		int size = 5 << 20;
+		ContentResponse downloaded = new CompletableResponseListener(this.client.newRequest(uri("/large/" + size)),
+				8 << 20)
+			.send()
+			.get(30, TimeUnit.SECONDS);
+		assertThat(downloaded.getStatus()).isEqualTo(200);
+		byte[] content = downloaded.getContent();
+		assertThat(content).hasSize(size);
+		byte[] chunk = new byte[8192];
+		new Random(size).nextBytes(chunk);
+		for (int i = 0; i < size; i += 1 << 20) {
+			assertThat(content[i]).isEqualTo(chunk[i % chunk.length]);
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void streamsOfOneConnectionAreServedConcurrently(IoModel model) throws Exception {
+		start(model, true);
+		// warm the connection, so that every request below is a stream of the same one
+		assertThat(this.client.GET(uri("/hello")).getStatus()).isEqualTo(200);
+		int streams = 20;
+		ExecutorService callers = Executors.newFixedThreadPool(streams);
+		try {
+			long start = System.nanoTime();
+			List<Future<ContentResponse>> calls = new ArrayList<>();
+			for (int i = 0; i < streams; i++) {
+				calls.add(callers.submit(() -> this.client.GET(uri("/slow"))));
+			}
+			for (Future<ContentResponse> call : calls) {
+				ContentResponse response = call.get(30, TimeUnit.SECONDS);
+				assertThat(response.getStatus()).isEqualTo(200);
+				assertThat(response.getVersion()).isEqualTo(HttpVersion.HTTP_2);
+			}
+			long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			// one after the other, 20 handlers of 200 ms take 4 s; the default pools run them together
+			assertThat(millis).isLessThan(2000);
+		}
+		finally {
+			callers.shutdownNow();
+		}
+		assertThat(this.clientPorts).hasSize(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void withoutHttp2ThePrefaceIsNotTakenForHttp2(IoModel model) throws Exception {
+		start(model, false);
+		assertThatThrownBy(() -> this.client.GET(uri("/hello"))).isNotNull();
+		try (RawClient raw = RawClient.connect(port())) {
+			RawResponse refused = raw.exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+			assertThat(refused.status()).isBetween(400, 505);
+		}
+	}
+
+	private void start(IoModel model, boolean http2) throws Exception {
+		this.server = Servers.start(model, (config) -> config.http2Enabled(http2).maxThreads(32), this.hello,
+				this.digest, this.large, this.slow);
+		HTTP2Client h2 = new HTTP2Client();
+		// the smallest windows a client may keep, so that the server waits for credit both ways
+		h2.setInitialSessionRecvWindow(65535);
+		h2.setInitialStreamRecvWindow(65535);
+		this.client = new HttpClient(new HttpClientTransportOverHTTP2(h2));
+		this.client.setIdleTimeout(30_000);
+		this.client.start();
+	}
+
+	private int port() {
+		return this.server.localAddress().getPort();
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + port() + path);
+	}
+
+	private static String sha256(byte[] bytes) {
+		try {
+			return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
