@@ -95,6 +95,7 @@ final class AriadneServerConfigMapper {
 		map.from(keepAlive::getTimeout).to(builder::keepAliveTimeout);
 		map.from(keepAlive::getMaxRequests).to(builder::keepAliveMaxRequests);
 		map.from(keepAlive::getReleaseThreshold).to(builder::keepAliveReleaseThreshold);
+		map.from(properties.getHttp2()::isEnabled).to(builder::http2Enabled);
 		AriadneServerProperties.Request request = properties.getRequest();
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);

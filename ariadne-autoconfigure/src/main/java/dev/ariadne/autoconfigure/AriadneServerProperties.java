@@ -64,6 +64,8 @@ public class AriadneServerProperties {
 
 	private final KeepAlive keepAlive = new KeepAlive();
 
+	private final Http2 http2 = new Http2();
+
 	private final Request request = new Request();
 
 	private final Shutdown shutdown = new Shutdown();
@@ -204,8 +206,16 @@ public class AriadneServerProperties {
 	}
 
 	/**
+	 * Returns the HTTP/2 settings.
+	 * @return the settings
+	 */
+	public Http2 getHttp2() {
+		return this.http2;
+	}
+
+	/**
 	 * Returns the keep-alive settings.
-	 * @return the keep-alive settings
+	 * @return the settings
 	 */
 	public KeepAlive getKeepAlive() {
 		return this.keepAlive;
@@ -453,6 +463,36 @@ public class AriadneServerProperties {
 		 */
 		public void setQueueCapacity(Integer queueCapacity) {
 			this.queueCapacity = queueCapacity;
+		}
+
+	}
+
+	/**
+	 * HTTP/2 settings.
+	 */
+	public static class Http2 {
+
+		/**
+		 * Whether a plaintext listener also serves HTTP/2 to clients that open with its
+		 * connection preface (h2c by prior knowledge), beside HTTP/1.1 on the same port. In a
+		 * Spring MVC or WebFlux app, server.http2.enabled does the same.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Returns whether HTTP/2 is served.
+		 * @return whether enabled
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether HTTP/2 is served.
+		 * @param enabled whether enabled
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

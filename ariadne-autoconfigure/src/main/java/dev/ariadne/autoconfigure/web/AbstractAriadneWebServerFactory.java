@@ -330,6 +330,9 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 		if (Ssl.isEnabled(getSsl())) {
 			builder.tls(tlsConfig());
 		}
+		if (UnsupportedSettings.http2Enabled(this)) {
+			builder.http2Enabled(true);
+		}
 		ServerConfig config = builder.build();
 		AriadneServer.Builder server = AriadneServer.builder(config)
 			.diagnosis(this.diagnosis)

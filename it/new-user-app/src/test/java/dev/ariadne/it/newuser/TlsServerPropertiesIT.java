@@ -158,6 +158,18 @@ class TlsServerPropertiesIT {
 			.withStackTraceContaining("server.ssl.bundle=web");
 	}
 
+	@Test
+	void refusesHttp2OverTlsNamingTheSettingsUntilItIsServed() {
+		String store = "file:" + keyStore;
+		assertThatException()
+			.isThrownBy(() -> SpringApplication.run(NewUserApplication.class, "--server.port=0",
+					"--server.http2.enabled=true", "--server.ssl.key-store=" + store,
+					"--server.ssl.key-store-password=" + PASSWORD, "--server.ssl.key-store-type=PKCS12",
+					"--management.server.port=-1").close())
+			.withStackTraceContaining("server.http2.enabled=true with server.ssl enabled")
+			.withStackTraceContaining("plaintext listeners only (h2c)");
+	}
+
 	private static HttpResponse<String> get(HttpClient client, String path, int port)
 			throws IOException, InterruptedException {
 		return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import jakarta.validation.Valid;
@@ -107,6 +108,11 @@ class ApiController {
 	@PostMapping(path = "/echo", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
 	byte[] echo(@RequestBody(required = false) byte[] body) {
 		return (body != null) ? body : new byte[0];
+	}
+
+	@GetMapping(path = "/protocol", produces = MediaType.TEXT_PLAIN_VALUE)
+	String protocol(HttpServletRequest request) {
+		return request.getProtocol() + " " + request.getScheme() + " secure=" + request.isSecure();
 	}
 
 	@GetMapping("/fail")

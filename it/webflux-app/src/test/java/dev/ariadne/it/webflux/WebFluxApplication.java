@@ -2,13 +2,17 @@ package dev.ariadne.it.webflux;
 
 import java.util.Map;
 
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -30,6 +34,11 @@ public class WebFluxApplication {
 	@GetMapping("/connection")
 	Mono<String> connection(ServerHttpRequest request) {
 		return Mono.just(request.getURI().getScheme());
+	}
+
+	@PostMapping("/echo")
+	Flux<DataBuffer> echo(@RequestBody Flux<DataBuffer> body) {
+		return body;
 	}
 
 	@Bean
