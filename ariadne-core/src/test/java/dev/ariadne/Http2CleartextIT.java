@@ -1,6 +1,8 @@
 package dev.ariadne;
 
 import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,14 +33,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * h2c by prior knowledge in every model, against Jetty's HTTP/2 client (written apart from
+ * h2c in every model. By prior knowledge, against Jetty's HTTP/2 client (written apart from
  * Ariadne's codec): a request on a stream reaches the same {@code Route} an HTTP/1.1 request
  * does, request and response content larger than every flow-control window goes through in both
  * directions, streams of one connection are served concurrently, and HTTP/1.1 is still served on
- * the same port. Without {@code http2Enabled} the preface is not taken for HTTP/2.
+ * the same port. By {@code Upgrade: h2c}, against the JDK's client, which asks for it on a plain
+ * {@code http} URI: the upgraded request is answered on stream 1 and the next ones on the same
+ * connection. Without {@code http2Enabled} neither is taken for HTTP/2.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class Http2PriorKnowledgeIT {
+class Http2CleartextIT {
 
 	private AriadneServer server;
 
@@ -160,9 +164,34 @@ class Http2PriorKnowledgeIT {
 
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
-	void withoutHttp2ThePrefaceIsNotTakenForHttp2(IoModel model) throws Exception {
+	void theJdksClientUpgradesToH2cAndGoesOnOverStreams(IoModel model) throws Exception {
+		start(model, true);
+		java.net.http.HttpClient jdk = jdkClient();
+		// a request with content is not upgraded: it is served over HTTP/1.1
+		HttpResponse<String> posted = jdk.send(HttpRequest.newBuilder(uri("/digest"))
+			.POST(HttpRequest.BodyPublishers.ofString("abc"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(posted.statusCode()).isEqualTo(200);
+		assertThat(posted.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
+		for (int i = 0; i < 3; i++) {
+			HttpResponse<String> hello = jdk.send(HttpRequest.newBuilder(uri("/hello")).build(),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(hello.statusCode()).isEqualTo(200);
+			assertThat(hello.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
+			assertThat(hello.body()).isEqualTo("hello over HTTP/" + ((i == 0) ? "1.1" : "2.0") + " /hello");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void withoutHttp2NeitherThePrefaceNorAnUpgradeIsTakenForHttp2(IoModel model) throws Exception {
 		start(model, false);
 		assertThatThrownBy(() -> this.client.GET(uri("/hello"))).isNotNull();
+		java.net.http.HttpClient jdk = jdkClient();
+		HttpResponse<String> hello = jdk.send(HttpRequest.newBuilder(uri("/hello")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(hello.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
+		assertThat(hello.body()).isEqualTo("hello over HTTP/1.1 /hello");
 		try (RawClient raw = RawClient.connect(port())) {
 			RawResponse refused = raw.exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 			assertThat(refused.status()).isBetween(400, 505);
@@ -179,6 +208,11 @@ class Http2PriorKnowledgeIT {
 		this.client = new HttpClient(new HttpClientTransportOverHTTP2(h2));
 		this.client.setIdleTimeout(30_000);
 		this.client.start();
+	}
+
+	/** The JDK's client, which asks to upgrade to h2c on an http URI; closed with the JVM (Java 17 has no close). */
+	private static java.net.http.HttpClient jdkClient() {
+		return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_2).build();
 	}
 
 	private int port() {

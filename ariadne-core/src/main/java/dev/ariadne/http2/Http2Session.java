@@ -364,6 +364,24 @@ public final class Http2Session {
 		queueGoAway(this.lastStreamId, ErrorCode.NO_ERROR, debug);
 	}
 
+	/**
+	 * Ends the session for a reason of the server's own (a defence against a client): a
+	 * {@code GOAWAY} with the error and the last stream the client opened is queued, and the
+	 * session takes nothing more, as after a connection error; write the output, then close. The
+	 * listener is not told of the streams it has: the caller ends them.
+	 * @param error the error code
+	 * @param debug a short reason
+	 */
+	public void fail(ErrorCode error, String debug) {
+		if (this.failure != null) {
+			return;
+		}
+		this.failure = Http2Exception.connection(error, debug);
+		int last = (this.goAwayStreamId >= 0) ? Math.min(this.goAwayStreamId, this.lastStreamId) : this.lastStreamId;
+		this.goAwayStreamId = last;
+		queueGoAway(last, error, debug);
+	}
+
 	// What SessionInput and the write methods share
 
 	SessionStream open(int streamId) {

@@ -55,9 +55,9 @@ import dev.ariadne.http.ParserLimits;
  * instead of the usual timeouts while the worker's pool is starved: every worker busy and work
  * waiting for one
  * @param lowResourcesStallTimeout the longest such a wait may last while the pool is starved
- * @param http2Enabled whether a plaintext listener also serves HTTP/2 (h2c) to a client that
- * opens with the HTTP/2 connection preface (prior knowledge); HTTP/1.1 goes on being served on
- * the same port
+ * @param http2Enabled whether the listener also serves HTTP/2: on TLS to a client that chooses
+ * {@code h2} by ALPN, on plaintext (h2c) to one that opens with the connection preface (prior
+ * knowledge) or asks to upgrade; HTTP/1.1 goes on being served on the same port
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
@@ -122,10 +122,6 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		Objects.requireNonNull(contentLimits, "content limits");
 		if (port < 0 || port > 65535) {
 			throw invalid("port", port, "between 0 and 65535");
-		}
-		if (http2Enabled && tls != null) {
-			throw new IllegalArgumentException("ariadne.server.http2.enabled=true on a TLS listener, but Ariadne serves "
-					+ "HTTP/2 on plaintext listeners only (h2c) so far, not over TLS (h2 by ALPN): turn one of them off");
 		}
 		requirePositive("threads.max", maxThreads);
 		if (minThreads < 0 || minThreads > maxThreads) {
@@ -443,8 +439,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		}
 
 		/**
-		 * Sets whether a plaintext listener serves HTTP/2 by prior knowledge (h2c) beside
-		 * HTTP/1.1 (default {@code false}).
+		 * Sets whether the listener serves HTTP/2 beside HTTP/1.1: h2 by ALPN on TLS, h2c on
+		 * plaintext (default {@code false}).
 		 * @param enabled whether HTTP/2 is on
 		 * @return this builder
 		 */

@@ -293,7 +293,6 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	 * @throws WebServerException if the deployment fails to start
 	 */
 	protected final WebServer createWebServer(ServletDeployment deployment) {
-		UnsupportedSettings.check(this);
 		try {
 			// its load-on-startup servlets are initialised when the server starts, as on Tomcat
 			deployment.startDeferringLoadOnStartup();
@@ -318,7 +317,6 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	 * @return the web server
 	 */
 	protected final WebServer createWebServer(Handler handler) {
-		UnsupportedSettings.check(this);
 		return createWebServer(handler, null);
 	}
 
@@ -330,7 +328,8 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 		if (Ssl.isEnabled(getSsl())) {
 			builder.tls(tlsConfig());
 		}
-		if (UnsupportedSettings.http2Enabled(this)) {
+		if (getHttp2() != null && getHttp2().isEnabled()) {
+			// h2 by ALPN on a TLS listener, h2c on a plaintext one
 			builder.http2Enabled(true);
 		}
 		ServerConfig config = builder.build();

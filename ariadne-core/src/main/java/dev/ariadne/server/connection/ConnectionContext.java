@@ -54,7 +54,7 @@ public final class ConnectionContext {
 		this.events = events;
 		this.budget = new BufferBudget(config.bufferBudget());
 		this.outputBuffers = new ByteArrayPool(8192, 256, this.budget);
-		this.tls = (config.tls() != null) ? TlsEndpoint.create(config.tls(), this.budget) : null;
+		this.tls = (config.tls() != null) ? TlsEndpoint.create(config.tls(), this.budget, config.http2Enabled()) : null;
 		this.lowResources = new LowResources(config, routePools);
 	}
 

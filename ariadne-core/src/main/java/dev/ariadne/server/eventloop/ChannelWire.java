@@ -249,6 +249,11 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public String applicationProtocol() {
+		return (this.tls != null) ? this.tls.applicationProtocol() : null;
+	}
+
+	@Override
 	public InetSocketAddress remoteAddress() {
 		return this.remote;
 	}

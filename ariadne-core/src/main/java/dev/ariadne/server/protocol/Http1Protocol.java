@@ -2,6 +2,7 @@ package dev.ariadne.server.protocol;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 import javax.net.ssl.SSLSession;
 
@@ -9,6 +10,7 @@ import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.http2.Preface;
+import dev.ariadne.http2.Settings;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.BodyClock;
@@ -35,6 +37,9 @@ import dev.ariadne.server.stats.RequestEvent;
  * until it hands the connection back. In the socket models the two are one thread.
  */
 public final class Http1Protocol implements Protocol, HostedExchange {
+
+	private static final byte[] SWITCHING_TO_H2C = "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"
+		.getBytes(StandardCharsets.US_ASCII);
 
 	private final Wire wire;
 
@@ -67,6 +72,12 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	 */
 	private boolean mayBeHttp2;
 
+	/** Whether ALPN chose h2 for the connection: its first bytes hand it over. */
+	private boolean alpnHttp2;
+
+	/** Whether a request may ask to upgrade the connection to h2c (a plaintext listener with HTTP/2 on). */
+	private final boolean mayUpgrade;
+
 	/** The route of a request read ahead or waiting for its body, dispatched once. */
 	private RouteMatch routed;
 
@@ -87,6 +98,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 				wire::releaseConnection, wire.host(this));
 		this.exchanges = new Http1Exchanges(this, wire, this.reader, this.body, this.exchange, this.out);
 		this.mayBeHttp2 = config.http2Enabled() && config.tls() == null;
+		this.mayUpgrade = this.mayBeHttp2;
 	}
 
 	// ---- what the wire asks
@@ -137,6 +149,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 
 	@Override
 	public void handshaken(SSLSession session) {
+		this.alpnHttp2 = Http2Protocol.ALPN_ID.equals(this.wire.applicationProtocol());
 		this.deadlines.awaitHead();
 		this.exchange.tlsSession(session);
 	}
@@ -205,6 +218,11 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 
 	/** Parses what is buffered; dispatches a complete request. */
 	private void processInput() {
+		if (this.alpnHttp2) {
+			// ALPN chose h2: what the client sends is HTTP/2, its preface first
+			handOffToHttp2(this.reader.buffer());
+			return;
+		}
 		if (this.mayBeHttp2 && prefaceDecided()) {
 			return;
 		}
@@ -239,10 +257,44 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		if (match == Preface.Match.NO) {
 			return false;
 		}
+		handOffToHttp2(in);
+		return true;
+	}
+
+	/** Gives the connection to HTTP/2 with what it read, which starts with the client's preface. */
+	private void handOffToHttp2(ByteBuffer in) {
 		this.phase = Phase.CLOSED;
 		this.deadlines.active();
 		this.reader.adopt(null);
 		this.wire.handOff(Http2Protocol::new, in);
+	}
+
+	/**
+	 * Upgrades the connection to h2c if the request, without content, asks to (RFC 7540 §3.2):
+	 * 101, then {@link Http2Protocol} serves the request as stream 1 and reads the client's
+	 * preface from the bytes that follow. A request with content is served over HTTP/1.1, as
+	 * Jetty does: its content would have to be read whole first.
+	 * @return whether the connection was handed over
+	 */
+	private boolean upgrade(RequestHead head) {
+		Settings settings = Http2Protocol.upgradeSettings(head);
+		if (settings == null) {
+			return false;
+		}
+		this.phase = Phase.CLOSED;
+		this.deadlines.active();
+		this.out.append(SWITCHING_TO_H2C);
+		try {
+			this.wire.send(this.out);
+		}
+		catch (IOException ex) {
+			this.wire.close();
+			return true;
+		}
+		this.out.release();
+		ByteBuffer unread = this.reader.buffer();
+		this.reader.adopt(null);
+		this.wire.handOff((wire) -> Http2Protocol.upgraded(wire, head, settings), unread);
 		return true;
 	}
 
@@ -262,6 +314,9 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	 */
 	private void headRead() {
 		RequestHead head = this.reader.head();
+		if (this.mayUpgrade && !head.hasBody() && upgrade(head)) {
+			return;
+		}
 		boolean ahead = this.deadlines.bodyAhead();
 		if (!ahead) {
 			this.body.start(head);

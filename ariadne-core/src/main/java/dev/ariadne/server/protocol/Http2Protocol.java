@@ -5,6 +5,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,15 +14,20 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import javax.net.ssl.SSLSession;
 
+import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http2.ErrorCode;
+import dev.ariadne.http2.Http2Exception;
 import dev.ariadne.http2.Http2Limits;
 import dev.ariadne.http2.Http2Session;
+import dev.ariadne.http2.Http2SettingsHeader;
 import dev.ariadne.http2.SessionListener;
+import dev.ariadne.http2.Settings;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
+import dev.ariadne.server.stats.Defence;
 
 /**
  * HTTP/2 on a connection (RFC 9113), the same in every I/O model, over an {@link Http2Session}:
@@ -44,8 +50,19 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	private static final Logger logger = System.getLogger(Http2Protocol.class.getName());
 
+	/** HTTP/2 over TLS as ALPN names it (RFC 9113 §3.2). */
+	public static final String ALPN_ID = "h2";
+
 	/** Bytes framed and not yet written above which a stream's writer waits for the output to drain. */
 	static final int OUTPUT_HIGH = 64 * 1024;
+
+	/**
+	 * Most streams a client may reset before their response ended, within {@link #RESET_WINDOW_NANOS}:
+	 * beyond, the connection ends with {@code ENHANCE_YOUR_CALM} (Rapid Reset). As Netty's 200 per 30 s.
+	 */
+	static final int MAX_RESETS = 200;
+
+	static final long RESET_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(30);
 
 	final Wire wire;
 
@@ -85,6 +102,19 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	private volatile Phase phase = Phase.READING;
 
+	private final int maxExchanges;
+
+	/** The request that upgraded the connection to h2c, served as stream 1; else {@code null}. */
+	private RequestHead upgradeHead;
+
+	private Settings upgradeSettings;
+
+	private long resetWindowStart;
+
+	private int resets;
+
+	private boolean calmDown;
+
 	/**
 	 * Creates the protocol of a connection that sent, or is about to send, the HTTP/2 preface.
 	 * @param wire the connection's transport
@@ -96,7 +126,50 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		this.out = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
 		this.idleOut = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
 		this.writeTimeoutNanos = config.keepAliveTimeout().toNanos();
-		this.session = new Http2Session(limits(config), this);
+		Http2Limits limits = limits(config);
+		this.maxExchanges = limits.maxConcurrentStreams();
+		this.session = new Http2Session(limits, this);
+	}
+
+	/**
+	 * Makes the protocol of a connection whose HTTP/1.1 request asked to upgrade to h2c and was
+	 * answered 101: the request becomes stream 1, and the client's preface follows.
+	 * @param wire the connection's transport
+	 * @param head the upgraded request, without content
+	 * @param settings the client's {@code HTTP2-Settings}
+	 * @return the protocol
+	 */
+	static Http2Protocol upgraded(Wire wire, RequestHead head, Settings settings) {
+		Http2Protocol protocol = new Http2Protocol(wire);
+		protocol.upgradeHead = head;
+		protocol.upgradeSettings = settings;
+		return protocol;
+	}
+
+	/**
+	 * Returns the settings of an HTTP/1.1 request that asks to upgrade to h2c (RFC 7540 §3.2):
+	 * {@code Upgrade: h2c}, one {@code HTTP2-Settings} field that decodes, and both named in
+	 * {@code Connection}.
+	 * @param head the request
+	 * @return the settings, or {@code null} when the request is served over HTTP/1.1
+	 */
+	static Settings upgradeSettings(RequestHead head) {
+		Headers headers = head.headers();
+		if (!headers.containsToken(HeaderName.UPGRADE, "h2c")
+				|| !headers.containsToken(HeaderName.CONNECTION, HeaderName.UPGRADE)
+				|| !headers.containsToken(HeaderName.CONNECTION, Http2SettingsHeader.NAME)) {
+			return null;
+		}
+		List<String> values = headers.all(Http2SettingsHeader.NAME);
+		if (values.size() != 1) {
+			return null;
+		}
+		try {
+			return Http2SettingsHeader.decode(values.get(0).strip());
+		}
+		catch (Http2Exception ex) {
+			return null;
+		}
 	}
 
 	/** The defaults of the codec, with the header limits of HTTP/1.1's configuration. */
@@ -140,6 +213,22 @@ public final class Http2Protocol implements Protocol, SessionListener {
 	@Override
 	public void takeOver(ByteBuffer unread) {
 		start(this.wire.now() + this.context.config().keepAliveTimeout().toNanos(), 0);
+		if (this.upgradeHead != null) {
+			this.lock.lock();
+			try {
+				this.session.upgraded(this.upgradeHead, this.upgradeSettings);
+				request(1, this.upgradeHead, true);
+			}
+			catch (Http2Exception ex) {
+				// the settings were checked when decoded; a window they overflow ends the session
+				this.session.fail(ex.error(), ex.reason());
+			}
+			finally {
+				this.lock.unlock();
+			}
+			this.upgradeHead = null;
+			this.upgradeSettings = null;
+		}
 		this.in = unread;
 		if (unread != null && unread.hasRemaining()) {
 			onInput(unread.remaining());
@@ -264,6 +353,16 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	@Override
 	public void request(int streamId, RequestHead head, boolean endStream) {
+		if (this.calmDown) {
+			// the connection ends once this input is read: nothing more runs for it
+			return;
+		}
+		if (this.streams.size() >= this.maxExchanges) {
+			// the session counts open streams; this counts the exchanges that still cost a worker
+			this.context.registry().defended(Defence.HTTP2_STREAMS, false);
+			this.session.reset(streamId, ErrorCode.REFUSED_STREAM);
+			return;
+		}
 		Http2Stream stream = new Http2Stream(this, streamId, head, endStream, this.wire.now());
 		this.streams.put(streamId, stream);
 		if (!this.wire.fork(stream::dispatch)) {
@@ -308,6 +407,23 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		if (stream != null) {
 			stream.resetBy(error);
 			this.changed.signalAll();
+			if (byPeer) {
+				countReset();
+			}
+		}
+	}
+
+	/** A client reset a stream whose exchange had not ended: too many in the window end the connection. */
+	private void countReset() {
+		long now = this.wire.now();
+		if (this.resets == 0 || now - this.resetWindowStart > RESET_WINDOW_NANOS) {
+			this.resetWindowStart = now;
+			this.resets = 0;
+		}
+		if (++this.resets > MAX_RESETS && !this.calmDown) {
+			this.calmDown = true;
+			this.context.registry().defended(Defence.HTTP2_RAPID_RESET, false);
+			this.session.fail(ErrorCode.ENHANCE_YOUR_CALM, "Too many streams reset");
 		}
 	}
 

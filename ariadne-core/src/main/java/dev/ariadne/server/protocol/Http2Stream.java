@@ -88,6 +88,11 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 
 	/** Routes the request and sends it to its pool; on the thread {@link Wire#fork} gave it. */
 	void dispatch() {
+		if (wasReset()) {
+			// reset while it waited for a thread: nothing runs for it (Rapid Reset)
+			finish();
+			return;
+		}
 		this.match = this.exchange.route(this.head);
 		long queued = System.nanoTime();
 		boolean taken;
@@ -114,6 +119,11 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	}
 
 	private void run(long queued) {
+		if (wasReset()) {
+			// reset while it waited for a worker: its handler does not run
+			finish();
+			return;
+		}
 		this.exchange.run(this.head, this.body, this.startNanos, System.nanoTime() - queued, this.match);
 		if (!this.exchange.suspended()) {
 			finish();
@@ -145,6 +155,16 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		}
 		catch (IOException ex) {
 			// the connection failed: its wire closes it
+		}
+	}
+
+	private boolean wasReset() {
+		this.protocol.lock.lock();
+		try {
+			return this.resetBy != null;
+		}
+		finally {
+			this.protocol.lock.unlock();
 		}
 	}
 

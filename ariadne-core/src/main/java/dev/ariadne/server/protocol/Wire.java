@@ -52,6 +52,13 @@ public interface Wire {
 	SSLSession tlsSession();
 
 	/**
+	 * Returns the application protocol the TLS handshake chose by ALPN.
+	 * @return its id ({@code h2}, {@code http/1.1}) once the handshake completed; {@code null}
+	 * before, on a plaintext listener, or when the client offered none
+	 */
+	String applicationProtocol();
+
+	/**
 	 * Returns the client's address.
 	 * @return the remote address
 	 */

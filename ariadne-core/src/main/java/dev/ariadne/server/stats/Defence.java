@@ -2,8 +2,9 @@ package dev.ariadne.server.stats;
 
 /**
  * A defence the server used against a client that held a connection without finishing what it
- * started: the {@code reason} tag of {@code ariadne.defences}. Each is counted when the server
- * acts (answers 408, or closes the connection), once per request.
+ * started, or that made it work for nothing: the {@code reason} tag of {@code ariadne.defences}.
+ * Each is counted when the server acts (answers 408, refuses a stream, or closes the
+ * connection), once per request or stream.
  */
 public enum Defence {
 
@@ -21,7 +22,21 @@ public enum Defence {
 	 * A client that took nothing of its response for {@code keep-alive.timeout} (or the
 	 * low-resources stall timeout): the connection is closed.
 	 */
-	SLOW_READER("slow-reader");
+	SLOW_READER("slow-reader"),
+
+	/**
+	 * An HTTP/2 stream refused with {@code REFUSED_STREAM} because as many of the connection's
+	 * exchanges as {@code SETTINGS_MAX_CONCURRENT_STREAMS} still run or wait for a worker:
+	 * streams the client reset count until their exchange ends, so resets cannot pile up work.
+	 */
+	HTTP2_STREAMS("http2-streams"),
+
+	/**
+	 * An HTTP/2 client that reset too many streams in a short time (Rapid Reset,
+	 * CVE-2023-44487): {@code GOAWAY} with {@code ENHANCE_YOUR_CALM}, then the connection is
+	 * closed.
+	 */
+	HTTP2_RAPID_RESET("http2-rapid-reset");
 
 	private final String tag;
 

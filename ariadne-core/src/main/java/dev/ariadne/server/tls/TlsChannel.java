@@ -579,6 +579,16 @@ public final class TlsChannel implements ByteChannel {
 	}
 
 	/**
+	 * Returns the application protocol ALPN chose in the handshake.
+	 * @return its id, or {@code null} before the handshake completed or when none was chosen
+	 */
+	public String applicationProtocol() {
+		SSLEngine engine = this.engine;
+		String protocol = (engine != null) ? engine.getApplicationProtocol() : null;
+		return (protocol == null || protocol.isEmpty()) ? null : protocol;
+	}
+
+	/**
 	 * Returns whether the handshake has completed.
 	 * @return whether the connection is ready for requests
 	 */

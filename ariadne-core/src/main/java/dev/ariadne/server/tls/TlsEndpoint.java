@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSession;
 
 import dev.ariadne.server.TlsConfig;
 import dev.ariadne.server.internal.BufferBudget;
@@ -26,7 +27,9 @@ import dev.ariadne.server.stats.TlsProtocol;
  *
  * <p>Every engine is a server engine with the configured protocol versions and cipher suites
  * (the JDK's defaults when none are configured, with the server's order of preference), ALPN
- * offering {@code http/1.1} only, and the configured client authentication.
+ * offering {@code http/1.1}, and {@code h2} first when HTTP/2 is on (chosen only on TLS 1.3, or
+ * on TLS 1.2 with an ephemeral key exchange and an AEAD cipher, RFC 9113 §9.2), and the
+ * configured client authentication.
  */
 public final class TlsEndpoint {
 
@@ -34,6 +37,12 @@ public final class TlsEndpoint {
 	private static final int RETAINED_BUFFERS = 256;
 
 	private static final String[] APPLICATION_PROTOCOLS = { TlsConfig.APPLICATION_PROTOCOL };
+
+	private static final String HTTP2 = "h2";
+
+	private static final String[] HTTP2_APPLICATION_PROTOCOLS = { HTTP2, TlsConfig.APPLICATION_PROTOCOL };
+
+	private final boolean http2;
 
 	private final TlsConfig config;
 
@@ -51,8 +60,9 @@ public final class TlsEndpoint {
 
 	private final LongAdder[] nanos = adders();
 
-	private TlsEndpoint(TlsConfig config, int bufferSize, BufferBudget budget) {
+	private TlsEndpoint(TlsConfig config, int bufferSize, BufferBudget budget, boolean http2) {
 		this.config = config;
+		this.http2 = http2;
 		this.protocols = config.protocols().toArray(new String[0]);
 		this.cipherSuites = config.cipherSuites().isEmpty() ? null : config.cipherSuites().toArray(new String[0]);
 		this.handshakeTimeoutNanos = config.handshakeTimeout().toNanos();
@@ -64,11 +74,12 @@ public final class TlsEndpoint {
 	 * context.
 	 * @param config the configuration
 	 * @param budget the server's buffer budget, which counts the record buffers in flight
+	 * @param http2 whether ALPN offers {@code h2}
 	 * @return the endpoint
 	 * @throws IllegalArgumentException if a protocol version or cipher suite is unknown to the
 	 * context, naming the property
 	 */
-	public static TlsEndpoint create(TlsConfig config, BufferBudget budget) {
+	public static TlsEndpoint create(TlsConfig config, BufferBudget budget, boolean http2) {
 		SSLContext context = config.context().get();
 		if (context == null) {
 			throw new IllegalArgumentException("ariadne.server.ssl.bundle supplied no SSL context");
@@ -78,7 +89,7 @@ public final class TlsEndpoint {
 		requireKnown("ciphers", config.cipherSuites(), supported.getCipherSuites());
 		SSLEngine probe = context.createSSLEngine();
 		int size = Math.max(probe.getSession().getPacketBufferSize(), probe.getSession().getApplicationBufferSize());
-		return new TlsEndpoint(config, size, budget);
+		return new TlsEndpoint(config, size, budget, http2);
 	}
 
 	private static void requireKnown(String property, List<String> names, String[] known) {
@@ -186,7 +197,7 @@ public final class TlsEndpoint {
 			parameters.setCipherSuites(this.cipherSuites);
 		}
 		parameters.setUseCipherSuitesOrder(true);
-		parameters.setApplicationProtocols(APPLICATION_PROTOCOLS);
+		parameters.setApplicationProtocols(this.http2 ? HTTP2_APPLICATION_PROTOCOLS : APPLICATION_PROTOCOLS);
 		switch (this.config.clientAuth()) {
 			case NEED -> parameters.setNeedClientAuth(true);
 			case WANT -> parameters.setWantClientAuth(true);
@@ -194,7 +205,34 @@ public final class TlsEndpoint {
 			}
 		}
 		engine.setSSLParameters(parameters);
+		if (this.http2) {
+			engine.setHandshakeApplicationProtocolSelector(TlsEndpoint::selectApplicationProtocol);
+		}
 		return engine;
+	}
+
+	/**
+	 * Chooses {@code h2} when the client offers it and the handshake meets RFC 9113 §9.2 (TLS 1.3,
+	 * or TLS 1.2 with ECDHE or DHE and an AEAD cipher), else {@code http/1.1}; a client that offers
+	 * neither gets no ALPN answer and HTTP/1.1.
+	 */
+	static String selectApplicationProtocol(SSLEngine engine, List<String> offered) {
+		if (offered.contains(HTTP2) && allowsHttp2(engine.getHandshakeSession())) {
+			return HTTP2;
+		}
+		return offered.contains(TlsConfig.APPLICATION_PROTOCOL) ? TlsConfig.APPLICATION_PROTOCOL : "";
+	}
+
+	private static boolean allowsHttp2(SSLSession session) {
+		if (session == null) {
+			return false;
+		}
+		if ("TLSv1.3".equals(session.getProtocol())) {
+			return true;
+		}
+		String cipher = session.getCipherSuite();
+		return "TLSv1.2".equals(session.getProtocol()) && (cipher.startsWith("TLS_ECDHE_") || cipher.startsWith("TLS_DHE_"))
+				&& (cipher.contains("_GCM_") || cipher.contains("_CHACHA20_POLY1305_"));
 	}
 
 	/** Lends an empty buffer in read mode, large enough for any record. */

@@ -70,6 +70,14 @@ public final class TlsSocket {
 	}
 
 	/**
+	 * Returns the application protocol ALPN chose in the handshake.
+	 * @return its id, or {@code null} when none was chosen
+	 */
+	public String applicationProtocol() {
+		return this.channel.applicationProtocol();
+	}
+
+	/**
 	 * Sends close_notify, the orderly end of the server's side, before the socket's output is
 	 * shut down.
 	 * @throws IOException if the socket failed

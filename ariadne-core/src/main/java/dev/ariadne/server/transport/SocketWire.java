@@ -187,6 +187,11 @@ public final class SocketWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public String applicationProtocol() {
+		return (this.tls != null) ? this.tls.applicationProtocol() : null;
+	}
+
+	@Override
 	public InetSocketAddress remoteAddress() {
 		return this.remote;
 	}

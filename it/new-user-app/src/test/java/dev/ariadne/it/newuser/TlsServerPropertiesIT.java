@@ -159,15 +159,26 @@ class TlsServerPropertiesIT {
 	}
 
 	@Test
-	void refusesHttp2OverTlsNamingTheSettingsUntilItIsServed() {
+	void servesH2ByAlpnWithServerHttp2EnabledAndHttp11ToOtherClients() throws Exception {
 		String store = "file:" + keyStore;
-		assertThatException()
-			.isThrownBy(() -> SpringApplication.run(NewUserApplication.class, "--server.port=0",
-					"--server.http2.enabled=true", "--server.ssl.key-store=" + store,
-					"--server.ssl.key-store-password=" + PASSWORD, "--server.ssl.key-store-type=PKCS12",
-					"--management.server.port=-1").close())
-			.withStackTraceContaining("server.http2.enabled=true with server.ssl enabled")
-			.withStackTraceContaining("plaintext listeners only (h2c)");
+		try (ConfigurableApplicationContext http2 = SpringApplication.run(NewUserApplication.class, "--server.port=0",
+				"--server.http2.enabled=true", "--server.ssl.key-store=" + store,
+				"--server.ssl.key-store-password=" + PASSWORD, "--server.ssl.key-store-type=PKCS12",
+				"--management.server.port=-1")) {
+			int http2Port = ((WebServerApplicationContext) http2).getWebServer().getPort();
+			HttpResponse<String> h2 = get(client(false), "/connection", http2Port);
+			assertThat(h2.statusCode()).isEqualTo(200);
+			assertThat(h2.version()).isEqualTo(HttpClient.Version.HTTP_2);
+			HttpClient http11 = HttpClient.newBuilder()
+				.version(HttpClient.Version.HTTP_1_1)
+				.sslContext(client(false).sslContext())
+				.build();
+			HttpResponse<String> plain = get(http11, "/connection", http2Port);
+			assertThat(plain.statusCode()).isEqualTo(200);
+			assertThat(plain.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+		}
+		// the listener without server.http2.enabled keeps HTTP/1.1 whatever the client offers
+		assertThat(get(client(false), "/connection", port).version()).isEqualTo(HttpClient.Version.HTTP_1_1);
 	}
 
 	private static HttpResponse<String> get(HttpClient client, String path, int port)

@@ -1,0 +1,185 @@
+package dev.ariadne;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import dev.ariadne.http2.ErrorCode;
+import dev.ariadne.http2.FrameType;
+import dev.ariadne.http2.FrameWriter;
+import dev.ariadne.http2.HpackEncoder;
+import dev.ariadne.http2.Preface;
+import dev.ariadne.http2.Settings;
+
+/**
+ * A hostile HTTP/2 client for tests: it writes frames as it is told (requests, resets), with
+ * no flow control or rules of its own, and a thread reads what the server sends into a queue of
+ * frames, so that a test can look for a {@code GOAWAY} or a {@code RST_STREAM}.
+ */
+final class Http2RawClient implements AutoCloseable {
+
+	/** A frame the server sent. */
+	record Frame(int type, int flags, int streamId, byte[] payload) {
+
+		/** The error code of a {@code GOAWAY} or a {@code RST_STREAM}. */
+		int errorCode() {
+			ByteBuffer bytes = ByteBuffer.wrap(this.payload);
+			return (this.type == FrameType.GOAWAY) ? bytes.getInt(4) : bytes.getInt(0);
+		}
+
+	}
+
+	/** What the reader puts last: the server closed the connection. */
+	static final Frame CLOSED = new Frame(-1, 0, 0, new byte[0]);
+
+	private final Socket socket;
+
+	private final OutputStream out;
+
+	private final HpackEncoder encoder = new HpackEncoder(Settings.DEFAULT_HEADER_TABLE_SIZE);
+
+	private final ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+
+	private final LinkedBlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
+
+	private final Thread reader;
+
+	private Http2RawClient(Socket socket) throws IOException {
+		this.socket = socket;
+		this.out = socket.getOutputStream();
+		this.reader = new Thread(this::read, "h2-raw-reader");
+		this.reader.setDaemon(true);
+		this.reader.start();
+	}
+
+	/**
+	 * Connects, and sends the preface and an empty {@code SETTINGS}.
+	 * @param port the server's port
+	 * @return the client
+	 * @throws IOException if the connection failed
+	 */
+	static Http2RawClient connect(int port) throws IOException {
+		Socket socket = new Socket();
+		socket.connect(new InetSocketAddress(RawClient.LOOPBACK, port), 5000);
+		socket.setTcpNoDelay(true);
+		Http2RawClient client = new Http2RawClient(socket);
+		ByteBuffer preface = Preface.bytes();
+		byte[] bytes = new byte[preface.remaining()];
+		preface.get(bytes);
+		client.out.write(bytes);
+		client.buffer.clear();
+		FrameWriter.settings(client.buffer, new Settings());
+		client.send();
+		return client;
+	}
+
+	/**
+	 * Queues a {@code GET} without content on a stream; {@link #flush} sends what is queued.
+	 * @param streamId the stream, odd
+	 * @param path the path
+	 * @return this client
+	 */
+	Http2RawClient get(int streamId, String path) {
+		this.encoder.startBlock();
+		this.encoder.add(":method", "GET");
+		this.encoder.add(":scheme", "http");
+		this.encoder.add(":authority", "localhost");
+		this.encoder.add(":path", path);
+		ByteBuffer block = this.encoder.endBlock();
+		FrameWriter.headers(this.buffer, streamId, block, true, 16384);
+		return this;
+	}
+
+	/**
+	 * Queues a {@code RST_STREAM}.
+	 * @param streamId the stream
+	 * @param error the code
+	 * @return this client
+	 */
+	Http2RawClient reset(int streamId, ErrorCode error) {
+		FrameWriter.rstStream(this.buffer, streamId, error);
+		return this;
+	}
+
+	/**
+	 * Sends what is queued.
+	 * @throws IOException if the connection failed
+	 */
+	void flush() throws IOException {
+		send();
+	}
+
+	private void send() throws IOException {
+		this.buffer.flip();
+		this.out.write(this.buffer.array(), 0, this.buffer.limit());
+		this.out.flush();
+		this.buffer.clear();
+	}
+
+	/**
+	 * Waits for the next frame of a type, skipping others.
+	 * @param type the frame type
+	 * @param timeout the longest wait
+	 * @return the frame, or {@link #CLOSED} if the connection closed first, or {@code null} on
+	 * time-out
+	 * @throws InterruptedException if interrupted
+	 */
+	Frame await(int type, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			long left = deadline - System.nanoTime();
+			Frame frame = this.frames.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
+			if (frame == null || frame == CLOSED || frame.type() == type) {
+				if (frame == CLOSED) {
+					this.frames.add(CLOSED);
+				}
+				return frame;
+			}
+		}
+	}
+
+	/**
+	 * Waits until the server closed the connection.
+	 * @param timeout the longest wait
+	 * @return whether it closed in time
+	 * @throws InterruptedException if interrupted
+	 */
+	boolean awaitClosed(Duration timeout) throws InterruptedException {
+		return await(Integer.MIN_VALUE, timeout) == CLOSED;
+	}
+
+	private void read() {
+		try {
+			DataInputStream in = new DataInputStream(this.socket.getInputStream());
+			while (true) {
+				int length = (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
+				int type = in.readUnsignedByte();
+				int flags = in.readUnsignedByte();
+				int streamId = in.readInt() & 0x7fffffff;
+				byte[] payload = new byte[length];
+				in.readFully(payload);
+				this.frames.add(new Frame(type, flags, streamId, payload));
+			}
+		}
+		catch (EOFException ex) {
+			// the server closed
+		}
+		catch (IOException ex) {
+			// reset, or closed by the test
+		}
+		this.frames.add(CLOSED);
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.socket.close();
+	}
+
+}
