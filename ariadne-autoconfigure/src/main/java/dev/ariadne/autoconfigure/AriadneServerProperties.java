@@ -473,9 +473,9 @@ public class AriadneServerProperties {
 	public static class Http2 {
 
 		/**
-		 * Whether a plaintext listener also serves HTTP/2 to clients that open with its
-		 * connection preface (h2c by prior knowledge), beside HTTP/1.1 on the same port. In a
-		 * Spring MVC or WebFlux app, server.http2.enabled does the same.
+		 * Whether the listener also serves HTTP/2 beside HTTP/1.1 on the same port: h2 by ALPN
+		 * on TLS, h2c on plaintext (by prior knowledge, or by an Upgrade request without
+		 * content). In a Spring MVC or WebFlux app, server.http2.enabled does the same.
 		 */
 		private boolean enabled;
 
