@@ -8,12 +8,15 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.ariadne.http2.ErrorCode;
 import dev.ariadne.http2.FrameType;
 import dev.ariadne.http2.FrameWriter;
+import dev.ariadne.http2.HpackDecoder;
 import dev.ariadne.http2.HpackEncoder;
 import dev.ariadne.http2.Preface;
 import dev.ariadne.http2.Settings;
@@ -44,6 +47,8 @@ final class Http2RawClient implements AutoCloseable {
 	private final OutputStream out;
 
 	private final HpackEncoder encoder = new HpackEncoder(Settings.DEFAULT_HEADER_TABLE_SIZE);
+
+	private final HpackDecoder decoder = new HpackDecoder(Settings.DEFAULT_HEADER_TABLE_SIZE, 1 << 20);
 
 	private final ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
 
@@ -98,6 +103,36 @@ final class Http2RawClient implements AutoCloseable {
 	}
 
 	/**
+	 * Queues a {@code POST} whose content follows in {@link #data} frames.
+	 * @param streamId the stream, odd
+	 * @param path the path
+	 * @return this client
+	 */
+	Http2RawClient post(int streamId, String path) {
+		this.encoder.startBlock();
+		this.encoder.add(":method", "POST");
+		this.encoder.add(":scheme", "http");
+		this.encoder.add(":authority", "localhost");
+		this.encoder.add(":path", path);
+		ByteBuffer block = this.encoder.endBlock();
+		FrameWriter.headers(this.buffer, streamId, block, false, 16384);
+		return this;
+	}
+
+	/**
+	 * Queues a {@code DATA} frame of zeros.
+	 * @param streamId the stream
+	 * @param length the content's length, at most 16,384
+	 * @param endStream whether the request ends with it
+	 * @return this client
+	 */
+	Http2RawClient data(int streamId, int length, boolean endStream) {
+		FrameWriter.dataHeader(this.buffer, streamId, length, endStream);
+		this.buffer.put(new byte[length]);
+		return this;
+	}
+
+	/**
 	 * Queues a {@code RST_STREAM}.
 	 * @param streamId the stream
 	 * @param error the code
@@ -143,6 +178,34 @@ final class Http2RawClient implements AutoCloseable {
 				return frame;
 			}
 		}
+	}
+
+	/**
+	 * Reads the server's frames until this many responses began, decoding their heads in the
+	 * order they came (HPACK's table is the connection's).
+	 * @param count how many response heads
+	 * @param timeout the longest wait in all
+	 * @return the {@code :status} of each, by stream
+	 * @throws Exception if a head does not decode, or the time ran out
+	 */
+	Map<Integer, Integer> statuses(int count, Duration timeout) throws Exception {
+		Map<Integer, Integer> statuses = new LinkedHashMap<>();
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (statuses.size() < count) {
+			Frame frame = await(FrameType.HEADERS, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+			if (frame == null || frame == CLOSED) {
+				throw new AssertionError(statuses.size() + " of " + count + " responses before "
+						+ ((frame == null) ? "the time ran out" : "the connection closed"));
+			}
+			int[] status = { -1 };
+			this.decoder.decode(ByteBuffer.wrap(frame.payload()), (name, value) -> {
+				if (name.equals(":status")) {
+					status[0] = Integer.parseInt(value);
+				}
+			});
+			statuses.put(frame.streamId(), status[0]);
+		}
+		return statuses;
 	}
 
 	/**

@@ -149,7 +149,9 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		finally {
 			this.protocol.lock.unlock();
 		}
+		// forgotten first, so that no more content is kept for it, then its content goes
 		this.protocol.ended(this);
+		this.body.release();
 		try {
 			this.protocol.flush();
 		}

@@ -9,13 +9,16 @@ import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.RequestBody;
+import dev.ariadne.server.internal.BufferBudget;
 
 /**
  * The request content of one HTTP/2 stream, as its handler reads it: the wire's thread copies
  * each {@code DATA} frame's content in ({@link #received}), within what the stream's window lets
  * the client send, and the handler's reads credit the window back as they take it. A pause
  * longer than {@code request.header-timeout} fails the read with 408; more than
- * {@code request.max-body-size} with 413. Every field is guarded by the protocol's lock.
+ * {@code request.max-body-size} with 413. What is held counts in the server's buffer budget:
+ * content that does not fit it is dropped (and credited back) and the read fails with 503, as
+ * an HTTP/1.1 body that finds no memory does. Every field is guarded by the protocol's lock.
  */
 final class Http2StreamBody extends RequestBody {
 
@@ -28,6 +31,11 @@ final class Http2StreamBody extends RequestBody {
 	private final long maxBodySize;
 
 	private final long gapNanos;
+
+	private final BufferBudget budget;
+
+	/** The bytes of {@link #chunks} taken from the budget. */
+	private long reserved;
 
 	private long received;
 
@@ -46,6 +54,7 @@ final class Http2StreamBody extends RequestBody {
 		this.ended = ended;
 		this.maxBodySize = protocol.context.config().limits().maxBodySize();
 		this.gapNanos = protocol.context.config().headerTimeout().toNanos();
+		this.budget = protocol.context.budget();
 	}
 
 	// ---- the wire's thread, holding the lock
@@ -54,15 +63,20 @@ final class Http2StreamBody extends RequestBody {
 	void received(ByteBuffer content, boolean end) {
 		int length = content.remaining();
 		this.received += length;
-		if (this.received > this.maxBodySize) {
+		if (this.received > this.maxBodySize || this.failure != null
+				|| (length > 0 && !this.budget.tryReserve(length))) {
 			if (this.failure == null) {
-				this.failure = badBody(new HttpParseException(Status.CONTENT_TOO_LARGE_413,
-						"Request body larger than " + this.maxBodySize + " bytes"));
+				this.failure = (this.received > this.maxBodySize)
+						? badBody(new HttpParseException(Status.CONTENT_TOO_LARGE_413,
+								"Request body larger than " + this.maxBodySize + " bytes"))
+						: badBody(new HttpParseException(Status.SERVICE_UNAVAILABLE_503,
+								"No memory free for the request body (ariadne.server.buffers.budget)"));
 			}
 			this.protocol.session.consumed(this.streamId, length);
 			content.position(content.limit());
 		}
 		else if (length > 0) {
+			this.reserved += length;
 			ByteBuffer copy = ByteBuffer.allocate(length);
 			copy.put(content).flip();
 			this.chunks.add(copy);
@@ -138,6 +152,8 @@ final class Http2StreamBody extends RequestBody {
 			chunk.get(bytes, offset, read);
 			if (!chunk.hasRemaining()) {
 				this.chunks.poll();
+				this.reserved -= chunk.capacity();
+				this.budget.release(chunk.capacity());
 			}
 			this.protocol.session.consumed(this.streamId, read);
 		}
@@ -158,6 +174,21 @@ final class Http2StreamBody extends RequestBody {
 		this.protocol.lock.lock();
 		try {
 			return !this.chunks.isEmpty() || this.ended || this.failure != null;
+		}
+		finally {
+			this.protocol.lock.unlock();
+		}
+	}
+
+	/** The exchange ended: what is left of the content goes, and back to the budget. */
+	void release() {
+		this.protocol.lock.lock();
+		try {
+			this.chunks.clear();
+			if (this.reserved > 0) {
+				this.budget.release(this.reserved);
+				this.reserved = 0;
+			}
 		}
 		finally {
 			this.protocol.lock.unlock();

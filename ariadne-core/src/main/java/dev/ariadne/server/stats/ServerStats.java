@@ -132,7 +132,8 @@ public interface ServerStats {
 	 * request bodies and pipelined requests, and the free ones the event loop keeps for reuse
 	 * ({@code event-loop}); response bytes queued for slow clients ({@code event-loop}) and the
 	 * response buffers of running exchanges (every model); bodies read whole for a handler
-	 * ({@code Request.bodyBytes()}, every model, until the exchange ends). Not counted: the
+	 * ({@code Request.bodyBytes()}, every model, until the exchange ends); HTTP/2 request content
+	 * not yet read by its handler. Not counted: the
 	 * fixed 8 KiB input buffer of each connection in the socket models, part of the connection
 	 * as its thread is, which {@code max-connections} bounds. The response buffers of running
 	 * exchanges (8 KiB each) are granted even at the budget, so that every exchange can end:
