@@ -92,14 +92,7 @@ final class Http2RawClient implements AutoCloseable {
 	 * @return this client
 	 */
 	Http2RawClient get(int streamId, String path) {
-		this.encoder.startBlock();
-		this.encoder.add(":method", "GET");
-		this.encoder.add(":scheme", "http");
-		this.encoder.add(":authority", "localhost");
-		this.encoder.add(":path", path);
-		ByteBuffer block = this.encoder.endBlock();
-		FrameWriter.headers(this.buffer, streamId, block, true, 16384);
-		return this;
+		return request(streamId, "GET", path, true);
 	}
 
 	/**
@@ -109,13 +102,16 @@ final class Http2RawClient implements AutoCloseable {
 	 * @return this client
 	 */
 	Http2RawClient post(int streamId, String path) {
+		return request(streamId, "POST", path, false);
+	}
+
+	private Http2RawClient request(int streamId, String method, String path, boolean endStream) {
 		this.encoder.startBlock();
-		this.encoder.add(":method", "POST");
+		this.encoder.add(":method", method);
 		this.encoder.add(":scheme", "http");
 		this.encoder.add(":authority", "localhost");
 		this.encoder.add(":path", path);
-		ByteBuffer block = this.encoder.endBlock();
-		FrameWriter.headers(this.buffer, streamId, block, false, 16384);
+		FrameWriter.headers(this.buffer, streamId, this.encoder.endBlock(), endStream, 16384);
 		return this;
 	}
 
