@@ -43,13 +43,13 @@ class Http2TlsIT {
 		start(model, true);
 		HttpResponse<String> h2 = get(client(HttpClient.Version.HTTP_2));
 		assertThat(h2.version()).isEqualTo(HttpClient.Version.HTTP_2);
-		assertThat(h2.body()).isEqualTo("HTTP/2.0 secure=true session=true");
+		assertThat(h2.body()).isEqualTo("HTTP/2.0 h2 secure=true session=true");
 		for (int i = 0; i < 3; i++) {
 			assertThat(get(client(HttpClient.Version.HTTP_2)).statusCode()).isEqualTo(200);
 		}
 		HttpResponse<String> http11 = get(client(HttpClient.Version.HTTP_1_1));
 		assertThat(http11.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
-		assertThat(http11.body()).isEqualTo("HTTP/1.1 secure=true session=true");
+		assertThat(http11.body()).isEqualTo("HTTP/1.1 http/1.1 secure=true session=true");
 	}
 
 	@ParameterizedTest
@@ -58,13 +58,13 @@ class Http2TlsIT {
 		start(model, false);
 		HttpResponse<String> response = get(client(HttpClient.Version.HTTP_2));
 		assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
-		assertThat(response.body()).isEqualTo("HTTP/1.1 secure=true session=true");
+		assertThat(response.body()).isEqualTo("HTTP/1.1 http/1.1 secure=true session=true");
 	}
 
 	private void start(IoModel model, boolean http2) {
 		TlsConfig tls = TlsConfig.builder(() -> certificates.serverContext(TestCertificates.LOCALHOST)).build();
 		this.server = Servers.start(model, (config) -> config.tls(tls).http2Enabled(http2),
-				Route.get("/version", (request, response) -> response.send(request.version() + " secure="
+				Route.get("/version", (request, response) -> response.send(request.version() + " " + request.protocol() + " secure="
 						+ request.secure() + " session=" + (request.tlsSession() != null))));
 	}
 

@@ -93,6 +93,24 @@ public interface Request {
 	Version version();
 
 	/**
+	 * Returns the protocol of the connection the request came over, as ALPN names it:
+	 * {@code http/1.0}, {@code http/1.1}, {@code h2} (HTTP/2 over TLS) or {@code h2c}.
+	 * @return the protocol id
+	 */
+	default String protocol() {
+		return (version() == Version.HTTP_1_0) ? "http/1.0" : (version() == Version.HTTP_2) ? "h2c" : "http/1.1";
+	}
+
+	/**
+	 * Returns what tells the request apart from the others of its connection: the stream id in
+	 * HTTP/2, nothing in HTTP/1.1, whose connection carries one request at a time.
+	 * @return the id, or the empty string
+	 */
+	default String protocolRequestId() {
+		return "";
+	}
+
+	/**
 	 * Returns the header fields.
 	 * @return the headers
 	 */

@@ -25,14 +25,16 @@ final class ExchangeConnection implements ServletConnection {
 		return remote + "-" + local;
 	}
 
+	/** The protocol as ALPN names it ({@code http/1.1}, {@code h2}, {@code h2c}), as Servlet 6 asks. */
 	@Override
 	public String getProtocol() {
-		return this.core.version().text();
+		return this.core.protocol();
 	}
 
+	/** The HTTP/2 stream id; empty in HTTP/1.1. */
 	@Override
 	public String getProtocolConnectionId() {
-		return "";
+		return this.core.protocolRequestId();
 	}
 
 	@Override

@@ -73,6 +73,11 @@ public final class HttpExchange {
 
 	private final ResponseEncoder encoder;
 
+	/** The protocol id and stream of the one request of a multiplexed stream's exchange; else 0. */
+	private String streamProtocol;
+
+	private int streamId;
+
 	/** The connection's TLS session once its handshake completed; before its first exchange. */
 	private SSLSession tlsSession;
 
@@ -151,6 +156,17 @@ public final class HttpExchange {
 	}
 
 	/**
+	 * Says that the exchange is the one of a stream a protocol multiplexes, which its request
+	 * reports ({@link dev.ariadne.server.Request#protocol()}, {@code protocolRequestId()}).
+	 * @param protocol the protocol id ({@code h2}, {@code h2c})
+	 * @param streamId the stream
+	 */
+	public void stream(String protocol, int streamId) {
+		this.streamProtocol = protocol;
+		this.streamId = streamId;
+	}
+
+	/**
 	 * Sends a routed request to the pool that runs it, the route's own or the model's default
 	 * one, through the model's entry. A pool that refuses it is counted and answered here, the
 	 * same in every model: 503 with {@code Retry-After}, after which the connection closes.
@@ -201,6 +217,9 @@ public final class HttpExchange {
 				this.context.config().headerTimeout().toNanos());
 		this.request.match(match);
 		this.request.tlsSession(this.tlsSession);
+		if (this.streamId > 0) {
+			this.request.stream(this.streamProtocol, this.streamId);
+		}
 		Throwable failure = null;
 		try {
 			match.handler().handle(this.request, this.response);

@@ -58,6 +58,11 @@ final class ServerRequest implements Request {
 
 	private SSLSession tlsSession;
 
+	/** The protocol id of a multiplexed request (HTTP/2), or {@code null}. */
+	private String protocol;
+
+	private int streamId;
+
 	private String reportedRoute;
 
 	private String path;
@@ -87,6 +92,21 @@ final class ServerRequest implements Request {
 
 	void match(RouteMatch match) {
 		this.match = match;
+	}
+
+	void stream(String protocol, int streamId) {
+		this.protocol = protocol;
+		this.streamId = streamId;
+	}
+
+	@Override
+	public String protocol() {
+		return (this.protocol != null) ? this.protocol : Request.super.protocol();
+	}
+
+	@Override
+	public String protocolRequestId() {
+		return (this.streamId > 0) ? Integer.toString(this.streamId) : "";
 	}
 
 	void tlsSession(SSLSession session) {

@@ -74,6 +74,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		this.exchange = new HttpExchange(protocol.context, out, this, wire.remoteAddress(), wire.localAddress(),
 				() -> true, this);
 		this.exchange.tlsSession(wire.tlsSession());
+		this.exchange.stream((wire.tlsSession() != null) ? "h2" : "h2c", id);
 	}
 
 	int id() {

@@ -112,7 +112,8 @@ class ApiController {
 
 	@GetMapping(path = "/protocol", produces = MediaType.TEXT_PLAIN_VALUE)
 	String protocol(HttpServletRequest request) {
-		return request.getProtocol() + " " + request.getScheme() + " secure=" + request.isSecure();
+		return request.getProtocol() + " " + request.getScheme() + " secure=" + request.isSecure() + " connection="
+				+ request.getServletConnection().getProtocol() + "/" + request.getServletConnection().getProtocolConnectionId();
 	}
 
 	@GetMapping("/fail")

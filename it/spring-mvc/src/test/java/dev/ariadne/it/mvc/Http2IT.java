@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A Spring MVC application with Boot's {@code server.http2.enabled=true}, in every model,
  * against Jetty's HTTP/2 client with prior knowledge (h2c): controllers, request and response
  * content larger than the flow-control windows, error pages and an async result answer over
- * streams, the servlet API reports {@code HTTP/2.0}, and HTTP/1.1 is still served on the port.
+ * streams, the servlet API reports {@code HTTP/2.0} and its connection {@code h2c} with the stream
+ * id, and HTTP/1.1 is still served on the port.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(IoModel.class)
@@ -67,12 +68,12 @@ class Http2IT {
 		ContentResponse response = get("/api/protocol");
 		assertThat(response.getVersion()).isEqualTo(HttpVersion.HTTP_2);
 		assertThat(response.getStatus()).isEqualTo(200);
-		assertThat(response.getContentAsString()).isEqualTo("HTTP/2.0 http secure=false");
+		assertThat(response.getContentAsString()).isEqualTo("HTTP/2.0 http secure=false connection=h2c/1");
 		try (RawClient http11 = RawClient.connect(this.app.port())) {
 			RawResponse plain = http11
 				.exchange("GET " + this.app.uri("/api/protocol").getRawPath() + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
 			assertThat(plain.status()).isEqualTo(200);
-			assertThat(plain.bodyText()).isEqualTo("HTTP/1.1 http secure=false");
+			assertThat(plain.bodyText()).isEqualTo("HTTP/1.1 http secure=false connection=http/1.1/");
 		}
 	}
 
