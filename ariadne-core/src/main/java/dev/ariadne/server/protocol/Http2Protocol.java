@@ -469,20 +469,7 @@ public final class Http2Protocol implements Protocol, SessionListener {
 			flushFromWire();
 			return;
 		}
-		do {
-			if (!this.writing.compareAndSet(false, true)) {
-				return;
-			}
-			try {
-				while (takeOutput()) {
-					this.out.flush();
-				}
-			}
-			finally {
-				this.writing.set(false);
-			}
-		}
-		while (hasOutput());
+		write(false);
 	}
 
 	/**
@@ -548,18 +535,34 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	/** Writes from the wire's own thread, never blocking a selector; a stream's writer may hold the turn. */
 	private void flushFromWire() {
+		try {
+			write(true);
+		}
+		catch (IOException ex) {
+			this.wire.close();
+		}
+	}
+
+	/**
+	 * Writes what the session framed if nobody else does: the wire's thread with
+	 * {@link Wire#send}, which never blocks a selector, a stream's thread with the transmitter,
+	 * which waits while the client is slow. Frames framed while the turn was being given up are
+	 * written by whoever takes it next, or by this call looking once more.
+	 */
+	private void write(boolean wireThread) throws IOException {
 		do {
 			if (!this.writing.compareAndSet(false, true)) {
 				return;
 			}
 			try {
-				if (takeOutput()) {
-					this.wire.send(this.out);
+				while (takeOutput()) {
+					if (wireThread) {
+						this.wire.send(this.out);
+					}
+					else {
+						this.out.flush();
+					}
 				}
-			}
-			catch (IOException ex) {
-				this.wire.close();
-				return;
 			}
 			finally {
 				this.writing.set(false);

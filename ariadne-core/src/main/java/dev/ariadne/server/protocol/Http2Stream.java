@@ -153,12 +153,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		// forgotten first, so that no more content is kept for it, then its content goes
 		this.protocol.ended(this);
 		this.body.release();
-		try {
-			this.protocol.flush();
-		}
-		catch (IOException ex) {
-			// the connection failed: its wire closes it
-		}
+		flushQuietly();
 	}
 
 	private boolean wasReset() {
@@ -168,6 +163,16 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		}
 		finally {
 			this.protocol.lock.unlock();
+		}
+	}
+
+	/** Writes what is framed; a failed connection is found closed by the end of the exchange. */
+	private void flushQuietly() {
+		try {
+			this.protocol.flush();
+		}
+		catch (IOException ex) {
+			// the connection failed: its wire closes it
 		}
 	}
 
@@ -227,12 +232,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 			this.protocol.lock.unlock();
 		}
 		if (end) {
-			try {
-				this.protocol.flush();
-			}
-			catch (IOException ex) {
-				// the connection failed: the end of the exchange finds it closed
-			}
+			flushQuietly();
 		}
 	}
 
@@ -327,12 +327,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		finally {
 			this.protocol.lock.unlock();
 		}
-		try {
-			this.protocol.flush();
-		}
-		catch (IOException ex) {
-			// the connection failed: the end of the exchange finds it closed
-		}
+		flushQuietly();
 	}
 
 	// ---- a suspended exchange (HostedExchange, AsyncHost)

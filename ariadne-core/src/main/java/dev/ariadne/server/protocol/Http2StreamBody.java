@@ -84,14 +84,14 @@ final class Http2StreamBody extends RequestBody {
 		if (end) {
 			this.ended = true;
 		}
-		readable();
+		fireReadable();
 	}
 
 	/** The trailers came, which end the body. */
 	void ended(Headers trailers) {
 		this.trailers = trailers;
 		this.ended = true;
-		readable();
+		fireReadable();
 	}
 
 	/** The stream was reset or the connection closed: reads fail from now on. */
@@ -99,10 +99,14 @@ final class Http2StreamBody extends RequestBody {
 		if (this.failure == null && !this.ended) {
 			this.failure = new IOException(reason);
 		}
-		readable();
+		fireReadable();
 	}
 
-	private void readable() {
+	private boolean readable() {
+		return !this.chunks.isEmpty() || this.ended || this.failure != null;
+	}
+
+	private void fireReadable() {
 		Runnable task = this.onReadable;
 		if (task != null) {
 			this.onReadable = null;
@@ -173,7 +177,7 @@ final class Http2StreamBody extends RequestBody {
 	public boolean readableNow() {
 		this.protocol.lock.lock();
 		try {
-			return !this.chunks.isEmpty() || this.ended || this.failure != null;
+			return readable();
 		}
 		finally {
 			this.protocol.lock.unlock();
@@ -202,7 +206,7 @@ final class Http2StreamBody extends RequestBody {
 	void onReadable(Runnable task) {
 		this.protocol.lock.lock();
 		try {
-			if (!this.chunks.isEmpty() || this.ended || this.failure != null) {
+			if (readable()) {
 				task.run();
 			}
 			else {
