@@ -87,6 +87,16 @@ final class StatsView implements ServerStats {
 	}
 
 	@Override
+	public int connections(String protocol) {
+		return this.registry.connections(protocol);
+	}
+
+	@Override
+	public int http2ActiveStreams() {
+		return this.registry.activeStreams();
+	}
+
+	@Override
 	public int maxConnections() {
 		return this.config.maxConnections();
 	}

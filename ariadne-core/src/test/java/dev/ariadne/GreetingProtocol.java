@@ -42,6 +42,11 @@ final class GreetingProtocol implements Protocol {
 	}
 
 	@Override
+	public String name() {
+		return "greeting";
+	}
+
+	@Override
 	public Phase phase() {
 		return this.phase;
 	}

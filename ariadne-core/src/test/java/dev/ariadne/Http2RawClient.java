@@ -116,6 +116,23 @@ final class Http2RawClient implements AutoCloseable {
 	}
 
 	/**
+	 * Queues a {@code GET} the server must reset (a field name in upper case, RFC 9113 §8.2.1)
+	 * without ending the connection: a stream error the client provokes.
+	 * @param streamId the stream, odd
+	 * @return this client
+	 */
+	Http2RawClient malformed(int streamId) {
+		this.encoder.startBlock();
+		this.encoder.add(":method", "GET");
+		this.encoder.add(":scheme", "http");
+		this.encoder.add(":authority", "localhost");
+		this.encoder.add(":path", "/");
+		this.encoder.add("Upper", "x");
+		FrameWriter.headers(this.buffer, streamId, this.encoder.endBlock(), true, 16384);
+		return this;
+	}
+
+	/**
 	 * Queues a {@code DATA} frame of zeros.
 	 * @param streamId the stream
 	 * @param length the content's length, at most 16,384
@@ -137,6 +154,36 @@ final class Http2RawClient implements AutoCloseable {
 	Http2RawClient reset(int streamId, ErrorCode error) {
 		FrameWriter.rstStream(this.buffer, streamId, error);
 		return this;
+	}
+
+	/**
+	 * Queues a {@code PING}.
+	 * @param payload its 8 bytes
+	 * @return this client
+	 */
+	Http2RawClient ping(long payload) {
+		FrameWriter.ping(this.buffer, false, payload);
+		return this;
+	}
+
+	/**
+	 * Queues a {@code WINDOW_UPDATE}.
+	 * @param streamId the stream, 0 for the connection
+	 * @param increment the credit, 0 to make it invalid
+	 * @return this client
+	 */
+	Http2RawClient windowUpdate(int streamId, int increment) {
+		this.buffer.put((byte) 0).putShort((short) 4).put((byte) FrameType.WINDOW_UPDATE).put((byte) 0)
+			.putInt(streamId).putInt(increment);
+		return this;
+	}
+
+	/**
+	 * Returns how many bytes are queued and not sent.
+	 * @return the byte count
+	 */
+	int queued() {
+		return this.buffer.position();
 	}
 
 	/**

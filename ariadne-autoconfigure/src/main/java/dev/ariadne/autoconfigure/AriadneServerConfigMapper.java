@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
 import dev.ariadne.server.ContentLimits;
+import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
 
 import org.springframework.boot.context.properties.PropertyMapper;
@@ -96,6 +97,7 @@ final class AriadneServerConfigMapper {
 		map.from(keepAlive::getMaxRequests).to(builder::keepAliveMaxRequests);
 		map.from(keepAlive::getReleaseThreshold).to(builder::keepAliveReleaseThreshold);
 		map.from(properties.getHttp2()::isEnabled).to(builder::http2Enabled);
+		map.from(properties.getHttp2()).as(this::http2).to(builder::http2);
 		AriadneServerProperties.Request request = properties.getRequest();
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
@@ -116,6 +118,24 @@ final class AriadneServerConfigMapper {
 					"must be set: a route pool needs a thread count");
 		}
 		return new ServerConfig.PoolConfig(pool.getThreads(), pool.getQueueCapacity(), pool.isVirtual());
+	}
+
+	private Http2Config http2(AriadneServerProperties.Http2 http2) {
+		Http2Config defaults = Http2Config.DEFAULTS;
+		return new Http2Config(orDefault(http2.getMaxConcurrentStreams(), defaults.maxConcurrentStreams()),
+				intBytes("http2.initial-window-size", http2.getInitialWindowSize(), defaults.initialWindowSize()),
+				intBytes("http2.connection-window-size", http2.getConnectionWindowSize(),
+						defaults.connectionWindowSize()),
+				intBytes("http2.max-frame-size", http2.getMaxFrameSize(), defaults.maxFrameSize()),
+				intBytes("http2.max-header-list-size", http2.getMaxHeaderListSize(), defaults.maxHeaderListSize()),
+				orDefault(http2.getMaxControlFrames(), defaults.maxControlFrames()),
+				orDefault(http2.getMaxResets(), defaults.maxResets()),
+				(http2.getRateWindow() != null) ? http2.getRateWindow() : defaults.rateWindow(),
+				(http2.getWriteTimeout() != null) ? http2.getWriteTimeout() : defaults.writeTimeout());
+	}
+
+	private static int orDefault(Integer value, int defaultValue) {
+		return (value != null) ? value : defaultValue;
 	}
 
 	private ParserLimits limits(AriadneServerProperties.Request request) {

@@ -480,6 +480,60 @@ public class AriadneServerProperties {
 		private boolean enabled;
 
 		/**
+		 * Streams a client may have open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS);
+		 * one more is refused with REFUSED_STREAM. Tomcat 100, Jetty 128.
+		 */
+		private Integer maxConcurrentStreams = 100;
+
+		/**
+		 * Bytes a client may send on one stream before the server reads them (SETTINGS_INITIAL_WINDOW_SIZE),
+		 * from 65535B: the request content held for a stream that is slow to read it.
+		 */
+		private DataSize initialWindowSize = DataSize.ofBytes(65535);
+
+		/**
+		 * Bytes a client may send on all streams of a connection before the server reads them, from
+		 * 65535B.
+		 */
+		private DataSize connectionWindowSize = DataSize.ofMegabytes(1);
+
+		/**
+		 * Largest frame payload a client may send (SETTINGS_MAX_FRAME_SIZE), 16KB to 16777215B.
+		 */
+		private DataSize maxFrameSize = DataSize.ofKilobytes(16);
+
+		/**
+		 * Largest decoded header list of a request (SETTINGS_MAX_HEADER_LIST_SIZE); a larger one is
+		 * answered 431. When unset, request.max-header-size (or server.max-http-request-header-size).
+		 */
+		private DataSize maxHeaderListSize;
+
+		/**
+		 * Frames that cost work and carry no request (SETTINGS, PING, PRIORITY, empty DATA, WINDOW_UPDATEs
+		 * of small credit never used, unknown types) a client may send per rate-window; one more ends
+		 * the connection with ENHANCE_YOUR_CALM.
+		 */
+		private Integer maxControlFrames = 1000;
+
+		/**
+		 * Streams a client may reset before their response ended (Rapid Reset), and separately streams
+		 * it may make the server reset by invalid frames (MadeYouReset), per rate-window; one more ends
+		 * the connection with ENHANCE_YOUR_CALM.
+		 */
+		private Integer maxResets = 200;
+
+		/**
+		 * Window over which max-control-frames and max-resets are counted.
+		 */
+		private Duration rateWindow = Duration.ofSeconds(30);
+
+		/**
+		 * Longest a stream's response may wait for flow-control credit, or for the client to read,
+		 * before the stream is reset.
+		 */
+		private Duration writeTimeout = Duration.ofSeconds(20);
+
+		/**
 		 * Returns whether HTTP/2 is served.
 		 * @return whether enabled
 		 */
@@ -493,6 +547,150 @@ public class AriadneServerProperties {
 		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		/**
+		 * Returns the most concurrent streams.
+		 * @return the most concurrent streams
+		 */
+		public Integer getMaxConcurrentStreams() {
+			return this.maxConcurrentStreams;
+		}
+
+		/**
+		 * Sets the most concurrent streams.
+		 * @param maxConcurrentStreams the most concurrent streams
+		 */
+		public void setMaxConcurrentStreams(Integer maxConcurrentStreams) {
+			this.maxConcurrentStreams = maxConcurrentStreams;
+		}
+
+		/**
+		 * Returns the stream window.
+		 * @return the stream window
+		 */
+		public DataSize getInitialWindowSize() {
+			return this.initialWindowSize;
+		}
+
+		/**
+		 * Sets the stream window.
+		 * @param initialWindowSize the stream window
+		 */
+		public void setInitialWindowSize(DataSize initialWindowSize) {
+			this.initialWindowSize = initialWindowSize;
+		}
+
+		/**
+		 * Returns the connection window.
+		 * @return the connection window
+		 */
+		public DataSize getConnectionWindowSize() {
+			return this.connectionWindowSize;
+		}
+
+		/**
+		 * Sets the connection window.
+		 * @param connectionWindowSize the connection window
+		 */
+		public void setConnectionWindowSize(DataSize connectionWindowSize) {
+			this.connectionWindowSize = connectionWindowSize;
+		}
+
+		/**
+		 * Returns the largest frame.
+		 * @return the largest frame
+		 */
+		public DataSize getMaxFrameSize() {
+			return this.maxFrameSize;
+		}
+
+		/**
+		 * Sets the largest frame.
+		 * @param maxFrameSize the largest frame
+		 */
+		public void setMaxFrameSize(DataSize maxFrameSize) {
+			this.maxFrameSize = maxFrameSize;
+		}
+
+		/**
+		 * Returns the largest header list.
+		 * @return the largest header list
+		 */
+		public DataSize getMaxHeaderListSize() {
+			return this.maxHeaderListSize;
+		}
+
+		/**
+		 * Sets the largest header list.
+		 * @param maxHeaderListSize the largest header list
+		 */
+		public void setMaxHeaderListSize(DataSize maxHeaderListSize) {
+			this.maxHeaderListSize = maxHeaderListSize;
+		}
+
+		/**
+		 * Returns the most control frames per window.
+		 * @return the most control frames per window
+		 */
+		public Integer getMaxControlFrames() {
+			return this.maxControlFrames;
+		}
+
+		/**
+		 * Sets the most control frames per window.
+		 * @param maxControlFrames the most control frames per window
+		 */
+		public void setMaxControlFrames(Integer maxControlFrames) {
+			this.maxControlFrames = maxControlFrames;
+		}
+
+		/**
+		 * Returns the most resets per window.
+		 * @return the most resets per window
+		 */
+		public Integer getMaxResets() {
+			return this.maxResets;
+		}
+
+		/**
+		 * Sets the most resets per window.
+		 * @param maxResets the most resets per window
+		 */
+		public void setMaxResets(Integer maxResets) {
+			this.maxResets = maxResets;
+		}
+
+		/**
+		 * Returns the rate window.
+		 * @return the rate window
+		 */
+		public Duration getRateWindow() {
+			return this.rateWindow;
+		}
+
+		/**
+		 * Sets the rate window.
+		 * @param rateWindow the rate window
+		 */
+		public void setRateWindow(Duration rateWindow) {
+			this.rateWindow = rateWindow;
+		}
+
+		/**
+		 * Returns the stream write timeout.
+		 * @return the stream write timeout
+		 */
+		public Duration getWriteTimeout() {
+			return this.writeTimeout;
+		}
+
+		/**
+		 * Sets the stream write timeout.
+		 * @param writeTimeout the stream write timeout
+		 */
+		public void setWriteTimeout(Duration writeTimeout) {
+			this.writeTimeout = writeTimeout;
 		}
 
 	}

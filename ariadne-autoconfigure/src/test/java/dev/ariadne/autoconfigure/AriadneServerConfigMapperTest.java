@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,45 @@ class AriadneServerConfigMapperTest {
 			.lowResourcesStallTimeout(Duration.ofMillis(700))
 			.shutdownGracePeriod(Duration.ofSeconds(5))
 			.build());
+	}
+
+	@Test
+	void mapsEveryHttp2Property() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		AriadneServerProperties.Http2 http2 = properties.getHttp2();
+		http2.setEnabled(true);
+		http2.setMaxConcurrentStreams(64);
+		http2.setInitialWindowSize(DataSize.ofKilobytes(256));
+		http2.setConnectionWindowSize(DataSize.ofMegabytes(4));
+		http2.setMaxFrameSize(DataSize.ofKilobytes(32));
+		http2.setMaxHeaderListSize(DataSize.ofKilobytes(12));
+		http2.setMaxControlFrames(500);
+		http2.setMaxResets(50);
+		http2.setRateWindow(Duration.ofSeconds(10));
+		http2.setWriteTimeout(Duration.ofSeconds(5));
+		ServerConfig config = this.mapper.map(properties, List.of());
+		assertThat(config.http2Enabled()).isTrue();
+		assertThat(config.http2()).isEqualTo(new Http2Config(64, 256 * 1024, 4 * 1024 * 1024, 32 * 1024, 12 * 1024,
+				500, 50, Duration.ofSeconds(10), Duration.ofSeconds(5)));
+	}
+
+	@Test
+	void http2DefaultsAreTheServersAndAnInvalidOneIsNamed() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		assertThat(this.mapper.map(properties, List.of()).http2()).isEqualTo(Http2Config.DEFAULTS);
+		properties.getHttp2().setMaxFrameSize(DataSize.ofKilobytes(8));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.http2.max-frame-size must be between 16384B (16KB) and 16777215B");
+		properties.getHttp2().setMaxFrameSize(null);
+		properties.getHttp2().setInitialWindowSize(DataSize.ofGigabytes(3));
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageContaining("ariadne.server.http2.initial-window-size")
+			.withMessageContaining("must be at most 2147483647 bytes");
+		properties.getHttp2().setInitialWindowSize(null);
+		properties.getHttp2().setMaxConcurrentStreams(0);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.http2.max-concurrent-streams must be at least 1, but was 0");
 	}
 
 	@Test

@@ -25,7 +25,10 @@ class ConfigurationMetadataTest {
 			"request.header-timeout", "request.max-line-length", "request.max-header-size",
 			"request.max-header-count", "request.max-body-size", "buffers.budget", "shutdown.grace-period",
 			"health.saturation-readiness", "health.shedding.reaction-time", "health.shedding.max-out",
-			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address", "diagnosis.enabled");
+			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address", "diagnosis.enabled",
+			"http2.enabled", "http2.max-concurrent-streams", "http2.initial-window-size", "http2.connection-window-size",
+			"http2.max-frame-size", "http2.max-header-list-size", "http2.max-control-frames", "http2.max-resets",
+			"http2.rate-window", "http2.write-timeout");
 
 	@Test
 	void describesThreadsMaxWithItsDefault() throws IOException {
@@ -57,6 +60,14 @@ class ConfigurationMetadataTest {
 		assertThat(property("ariadne.server.health.shedding.min-in")).containsEntry("defaultValue", "10s");
 		assertThat(property("ariadne.server.health.shedding.min-weight")).containsEntry("defaultValue", 0.05);
 		assertThat(property("ariadne.server.diagnosis.enabled")).containsEntry("defaultValue", true);
+		assertThat(property("ariadne.server.http2.max-concurrent-streams")).containsEntry("defaultValue", 100);
+		assertThat(property("ariadne.server.http2.initial-window-size")).containsEntry("defaultValue", "65535B");
+		assertThat(property("ariadne.server.http2.connection-window-size")).containsEntry("defaultValue", "1MB");
+		assertThat(property("ariadne.server.http2.max-frame-size")).containsEntry("defaultValue", "16KB");
+		assertThat(property("ariadne.server.http2.max-control-frames")).containsEntry("defaultValue", 1000);
+		assertThat(property("ariadne.server.http2.max-resets")).containsEntry("defaultValue", 200);
+		assertThat(property("ariadne.server.http2.rate-window")).containsEntry("defaultValue", "30s");
+		assertThat(property("ariadne.server.http2.write-timeout")).containsEntry("defaultValue", "20s");
 	}
 
 	@Test

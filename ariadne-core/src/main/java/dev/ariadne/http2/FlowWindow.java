@@ -18,6 +18,8 @@ public final class FlowWindow {
 	/** A long, so that the result of an increase can be checked before it is applied. */
 	private long window;
 
+	private long highest;
+
 	/**
 	 * Creates a window.
 	 * @param initial its initial size, 0 to 2<sup>31</sup>-1
@@ -27,6 +29,7 @@ public final class FlowWindow {
 			throw new IllegalArgumentException("An initial window must be 0 to 2^31-1, not " + initial);
 		}
 		this.window = initial;
+		this.highest = initial;
 	}
 
 	/**
@@ -35,6 +38,16 @@ public final class FlowWindow {
 	 */
 	public int available() {
 		return (int) this.window;
+	}
+
+	/**
+	 * Returns whether an increase would give credit beyond the largest window this one has had:
+	 * credit the other side never used, rather than credit for what it received.
+	 * @param delta the increase
+	 * @return whether the window would reach a new high
+	 */
+	public boolean raisesHigh(long delta) {
+		return this.window + delta > this.highest;
 	}
 
 	/**
@@ -71,6 +84,7 @@ public final class FlowWindow {
 					+ delta + " would");
 		}
 		this.window = result;
+		this.highest = Math.max(this.highest, result);
 		return true;
 	}
 

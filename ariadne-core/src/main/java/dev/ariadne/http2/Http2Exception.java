@@ -16,10 +16,13 @@ public final class Http2Exception extends Exception {
 
 	private final int streamId;
 
-	private Http2Exception(ErrorCode error, int streamId, String reason) {
+	private final Abuse abuse;
+
+	private Http2Exception(ErrorCode error, int streamId, String reason, Abuse abuse) {
 		super(reason, null, false, false);
 		this.error = error;
 		this.streamId = streamId;
+		this.abuse = abuse;
 	}
 
 	/**
@@ -29,7 +32,17 @@ public final class Http2Exception extends Exception {
 	 * @return the exception
 	 */
 	public static Http2Exception connection(ErrorCode error, String reason) {
-		return new Http2Exception(error, 0, reason);
+		return new Http2Exception(error, 0, reason, null);
+	}
+
+	/**
+	 * Creates the connection error that ends a client's abuse: {@code ENHANCE_YOUR_CALM}.
+	 * @param abuse what the client did
+	 * @param reason what happened, for the {@code GOAWAY}'s debug data and the log
+	 * @return the exception
+	 */
+	public static Http2Exception abuse(Abuse abuse, String reason) {
+		return new Http2Exception(ErrorCode.ENHANCE_YOUR_CALM, 0, reason, abuse);
 	}
 
 	/**
@@ -43,7 +56,7 @@ public final class Http2Exception extends Exception {
 		if (streamId <= 0) {
 			throw new IllegalArgumentException("A stream error needs a stream, not " + streamId);
 		}
-		return new Http2Exception(error, streamId, reason);
+		return new Http2Exception(error, streamId, reason, null);
 	}
 
 	/**
@@ -68,6 +81,14 @@ public final class Http2Exception extends Exception {
 	 */
 	public boolean isConnectionError() {
 		return this.streamId == 0;
+	}
+
+	/**
+	 * Returns what the client did, when the error ends its abuse of a limit.
+	 * @return the abuse, or {@code null} for a protocol error
+	 */
+	public Abuse abuse() {
+		return this.abuse;
 	}
 
 	/**

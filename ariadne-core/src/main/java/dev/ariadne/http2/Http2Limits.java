@@ -23,19 +23,38 @@ import dev.ariadne.http.ParserLimits;
  * {@code CONTINUATION}s), checked before any of it is decoded; a larger one ends the connection
  * @param maxContinuations the most {@code CONTINUATION} frames one header block may have: empty
  * ones cost nothing in bytes, so bytes alone do not bound the work
+ * @param maxControlFrames the most frames that cost work and carry no request a client may send
+ * within {@code rateWindowNanos} ({@link Abuse#CONTROL_FRAMES}); one more ends the connection
+ * @param maxResets the most streams a client may reset before their response ended, and
+ * separately the most the server may have to reset for the client's frames, within
+ * {@code rateWindowNanos} (Rapid Reset, MadeYouReset); one more ends the connection
+ * @param rateWindowNanos the window of those two rates
  * @param parserLimits the HTTP limits shared with HTTP/1.1 (header count)
  */
 public record Http2Limits(int maxConcurrentStreams, int initialWindowSize, int connectionWindowSize,
 		int maxFrameSize, int maxHeaderListSize, int maxHeaderBlockSize, int maxContinuations,
-		ParserLimits parserLimits) {
+		int maxControlFrames, int maxResets, long rateWindowNanos, ParserLimits parserLimits) {
 
 	/** Streams open at once by default: 100, as Tomcat (Jetty 128). */
 	public static final int DEFAULT_MAX_CONCURRENT_STREAMS = 100;
 
-	/** The defaults: 100 streams, windows of 64 KiB and 1 MiB, frames of 16 KiB, 16 KiB of headers. */
+	/** Control frames a client may send in a rate window by default: 1,000 in 30 s. */
+	public static final int DEFAULT_MAX_CONTROL_FRAMES = 1000;
+
+	/** Resets a client may make, or provoke, in a rate window by default: 200 in 30 s, as Netty. */
+	public static final int DEFAULT_MAX_RESETS = 200;
+
+	/** The window of the rates by default: 30 s. */
+	public static final long DEFAULT_RATE_WINDOW_NANOS = 30_000_000_000L;
+
+	/**
+	 * The defaults: 100 streams, windows of 64 KiB and 1 MiB, frames of 16 KiB, 16 KiB of headers,
+	 * 1,000 control frames and 200 resets in 30 s.
+	 */
 	public static final Http2Limits DEFAULTS = new Http2Limits(DEFAULT_MAX_CONCURRENT_STREAMS, Settings.DEFAULT_WINDOW,
 			1024 * 1024, FrameType.MIN_MAX_FRAME_SIZE, ParserLimits.DEFAULT_MAX_HEADER_SIZE,
-			ParserLimits.DEFAULT_MAX_HEADER_SIZE, 32, ParserLimits.DEFAULTS);
+			ParserLimits.DEFAULT_MAX_HEADER_SIZE, 32, DEFAULT_MAX_CONTROL_FRAMES, DEFAULT_MAX_RESETS,
+			DEFAULT_RATE_WINDOW_NANOS, ParserLimits.DEFAULTS);
 
 	/**
 	 * Creates limits, checking each against what RFC 9113 allows.
@@ -51,6 +70,11 @@ public record Http2Limits(int maxConcurrentStreams, int initialWindowSize, int c
 		require(maxHeaderListSize >= 1, "maxHeaderListSize", maxHeaderListSize, "positive");
 		require(maxHeaderBlockSize >= 1, "maxHeaderBlockSize", maxHeaderBlockSize, "positive");
 		require(maxContinuations >= 0, "maxContinuations", maxContinuations, "0 or more");
+		require(maxControlFrames >= 1, "maxControlFrames", maxControlFrames, "at least 1");
+		require(maxResets >= 1, "maxResets", maxResets, "at least 1");
+		if (rateWindowNanos < 1) {
+			throw new IllegalArgumentException("rateWindowNanos must be positive, not " + rateWindowNanos);
+		}
 		if (parserLimits == null) {
 			throw new IllegalArgumentException("parserLimits must not be null");
 		}

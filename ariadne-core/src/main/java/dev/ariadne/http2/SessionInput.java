@@ -26,6 +26,9 @@ final class SessionInput implements FrameListener {
 
 	}
 
+	/** Credit below which a {@code WINDOW_UPDATE} above the window's high counts as a control frame. */
+	static final int SMALL_CREDIT = 1024;
+
 	/** Takes the fields of blocks decoded only to keep HPACK in step. */
 	private static final HeaderListener DISCARD = (name, value) -> {
 	};
@@ -74,6 +77,7 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void settings(Settings settings) throws Http2Exception {
 		first(true);
+		control("SETTINGS");
 		this.session.applySettings(settings);
 		FrameWriter.settingsAck(this.session.output.room(FrameType.HEADER_LENGTH));
 	}
@@ -86,6 +90,8 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void ping(boolean ack, long payload) throws Http2Exception {
 		first(false);
+		// the server sends no PING of its own, so an acknowledgement costs as much as a PING
+		control("PING");
 		if (!ack) {
 			FrameWriter.ping(this.session.output.room(FrameType.HEADER_LENGTH + 8), true, payload);
 		}
@@ -102,6 +108,7 @@ final class SessionInput implements FrameListener {
 		first(false);
 		Http2Session session = this.session;
 		if (streamId == 0) {
+			creditCheck(session.sendWindow, increment);
 			if (increment == 0) {
 				throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE of 0 on the connection");
 			}
@@ -113,8 +120,10 @@ final class SessionInput implements FrameListener {
 		}
 		SessionStream stream = existing(streamId, "WINDOW_UPDATE", true);
 		if (stream == null) {
+			// clients credit a stream's last content after it ended: nothing to count
 			return;
 		}
+		creditCheck(stream.sendWindow, increment);
 		if (increment == 0) {
 			streamError(stream, ErrorCode.PROTOCOL_ERROR);
 		}
@@ -141,13 +150,14 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void priority(int streamId, int dependency) throws Http2Exception {
 		first(false);
+		control("PRIORITY");
 		if (streamId == dependency) {
 			SessionStream stream = this.session.streams.get(streamId);
 			if (stream != null) {
 				streamError(stream, ErrorCode.PROTOCOL_ERROR);
 			}
 			else {
-				this.session.queueReset(streamId, ErrorCode.PROTOCOL_ERROR);
+				provokedReset(streamId, ErrorCode.PROTOCOL_ERROR);
 			}
 		}
 		// Otherwise ignored: RFC 9113 deprecates the priority tree, and a PRIORITY frame may name
@@ -163,6 +173,7 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void unknownFrame(int type, int streamId) throws Http2Exception {
 		first(false);
+		control("frames of unknown types");
 	}
 
 	@Override
@@ -173,7 +184,7 @@ final class SessionInput implements FrameListener {
 			streamError(stream, error);
 		}
 		else {
-			this.session.queueReset(streamId, error);
+			provokedReset(streamId, error);
 		}
 	}
 
@@ -240,7 +251,7 @@ final class SessionInput implements FrameListener {
 			throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "CONTINUATION without a header block in progress");
 		}
 		if (++this.blockContinuations > this.session.limits.maxContinuations()) {
-			throw Http2Exception.connection(ErrorCode.ENHANCE_YOUR_CALM,
+			throw Http2Exception.abuse(Abuse.HEADER_BLOCK,
 					"More than " + this.session.limits.maxContinuations() + " CONTINUATION frames in a header block");
 		}
 		append(fragment);
@@ -267,7 +278,7 @@ final class SessionInput implements FrameListener {
 		int max = this.session.limits.maxHeaderBlockSize();
 		if (length > max) {
 			// Decoding a block in part would leave HPACK out of step, so the connection cannot go on.
-			throw Http2Exception.connection(ErrorCode.ENHANCE_YOUR_CALM, "Header block larger than " + max + " bytes");
+			throw Http2Exception.abuse(Abuse.HEADER_BLOCK, "Header block larger than " + max + " bytes");
 		}
 	}
 
@@ -354,8 +365,8 @@ final class SessionInput implements FrameListener {
 		this.session.listener.trailers(stream.id, trailers);
 	}
 
-	private void refuse(SessionStream stream, ErrorCode error) {
-		this.session.queueReset(stream.id, error);
+	private void refuse(SessionStream stream, ErrorCode error) throws Http2Exception {
+		provokedReset(stream.id, error);
 		this.session.close(stream, ClosedStreams.RESET_BY_SERVER);
 	}
 
@@ -370,6 +381,9 @@ final class SessionInput implements FrameListener {
 			throw Http2Exception.connection(ErrorCode.FLOW_CONTROL_ERROR, "DATA beyond the connection window");
 		}
 		session.receiveWindow -= flowLength;
+		if (flowLength == 0 && !endStream) {
+			control("empty DATA");
+		}
 		this.dataFlow = flowLength;
 		this.dataContent = 0;
 		this.dataEndStream = endStream;
@@ -485,8 +499,46 @@ final class SessionInput implements FrameListener {
 		return null;
 	}
 
-	private void streamError(SessionStream stream, ErrorCode error) {
-		this.session.queueReset(stream.id, error);
+	/**
+	 * Counts a frame that costs work and carries no request; too many within the rate window end
+	 * the connection.
+	 */
+	private void control(String frames) throws Http2Exception {
+		EventRate rate = this.session.controlFrames;
+		if (rate.exceeded(System.nanoTime())) {
+			throw Http2Exception.abuse(Abuse.CONTROL_FRAMES, "More than " + rate.max()
+					+ " SETTINGS, PING, PRIORITY, WINDOW_UPDATE, empty DATA or unknown frames in the rate window ("
+					+ frames + ")");
+		}
+	}
+
+	/**
+	 * Counts a {@code WINDOW_UPDATE} as a control frame when it gives less than
+	 * {@value #SMALL_CREDIT} bytes of credit the server never used: a client credits what it
+	 * received, so only a flood gives small credit above the window's high.
+	 */
+	private void creditCheck(FlowWindow window, int increment) throws Http2Exception {
+		if (increment < SMALL_CREDIT && window.raisesHigh(increment)) {
+			control("WINDOW_UPDATE");
+		}
+	}
+
+	/**
+	 * Resets a stream for what the client sent on it; too many within the rate window end the
+	 * connection (MadeYouReset).
+	 */
+	private void provokedReset(int streamId, ErrorCode error) throws Http2Exception {
+		this.session.queueReset(streamId, error);
+		EventRate rate = this.session.provokedResets;
+		if (rate.exceeded(System.nanoTime())) {
+			throw Http2Exception.abuse(Abuse.PROVOKED_RESETS,
+					"More than " + rate.max() + " streams reset for the client's frames in the rate window");
+		}
+	}
+
+
+	private void streamError(SessionStream stream, ErrorCode error) throws Http2Exception {
+		provokedReset(stream.id, error);
 		this.session.close(stream, ClosedStreams.RESET_BY_SERVER);
 		if (stream.delivered) {
 			this.session.listener.reset(stream.id, error, false);

@@ -58,6 +58,7 @@ import dev.ariadne.http.ParserLimits;
  * @param http2Enabled whether the listener also serves HTTP/2: on TLS to a client that chooses
  * {@code h2} by ALPN, on plaintext (h2c) to one that opens with the connection preface (prior
  * knowledge) or asks to upgrade; HTTP/1.1 goes on being served on the same port
+ * @param http2 what HTTP/2 clients are allowed, when it is enabled
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
@@ -65,7 +66,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, long bufferBudget,
 		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls, ContentLimits contentLimits,
 		long minDataRate, Duration minDataRateGrace, boolean lowResourcesEnabled,
-		Duration lowResourcesStallTimeout, boolean http2Enabled) {
+		Duration lowResourcesStallTimeout, boolean http2Enabled, Http2Config http2) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -120,6 +121,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		Objects.requireNonNull(ioModel, "io-model");
 		Objects.requireNonNull(limits, "limits");
 		Objects.requireNonNull(contentLimits, "content limits");
+		Objects.requireNonNull(http2, "http2");
 		if (port < 0 || port > 65535) {
 			throw invalid("port", port, "between 0 and 65535");
 		}
@@ -227,6 +229,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.lowResourcesEnabled = this.lowResourcesEnabled;
 		builder.lowResourcesStallTimeout = this.lowResourcesStallTimeout;
 		builder.http2Enabled = this.http2Enabled;
+		builder.http2 = this.http2;
 		return builder;
 	}
 
@@ -294,6 +297,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private boolean keepAliveEnabled = true;
 
 		private boolean http2Enabled;
+
+		private Http2Config http2 = Http2Config.DEFAULTS;
 
 		private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
 
@@ -446,6 +451,16 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		 */
 		public Builder http2Enabled(boolean enabled) {
 			this.http2Enabled = enabled;
+			return this;
+		}
+
+		/**
+		 * Sets what HTTP/2 clients are allowed.
+		 * @param http2 the HTTP/2 configuration
+		 * @return this builder
+		 */
+		public Builder http2(Http2Config http2) {
+			this.http2 = Objects.requireNonNull(http2, "http2");
 			return this;
 		}
 
@@ -609,7 +624,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits,
 					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
 					this.pools, this.tls, this.contentLimits, this.minDataRate, this.minDataRateGrace,
-					this.lowResourcesEnabled, this.lowResourcesStallTimeout, this.http2Enabled);
+					this.lowResourcesEnabled, this.lowResourcesStallTimeout, this.http2Enabled, this.http2);
 		}
 
 	}

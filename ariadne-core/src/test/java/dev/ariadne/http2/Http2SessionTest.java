@@ -139,7 +139,8 @@ class Http2SessionTest {
 	@EnumSource(Feed.class)
 	void aHeaderListOverTheLimitIsDecodedAndLeftToTheListener(Feed feed) {
 		SessionClient client;
-		Http2Limits limits = new Http2Limits(100, 65_535, 65_535, 16_384, 1_000, 16_384, 32, ParserLimits.DEFAULTS);
+		Http2Limits limits = new Http2Limits(100, 65_535, 65_535, 16_384, 1_000, 16_384, 32, 1_000, 200, 30_000_000_000L,
+				ParserLimits.DEFAULTS);
 		client = new SessionClient(limits, feed).connect();
 		client.take();
 		client.request(1, true, ":method", "GET", ":scheme", "https", ":path", "/", "big", "x".repeat(2_000)).send();
@@ -224,7 +225,8 @@ class Http2SessionTest {
 	@ParameterizedTest
 	@EnumSource(Feed.class)
 	void streamsOverTheLimitAreRefused(Feed feed) {
-		Http2Limits limits = new Http2Limits(2, 65_535, 65_535, 16_384, 16_384, 16_384, 4, ParserLimits.DEFAULTS);
+		Http2Limits limits = new Http2Limits(2, 65_535, 65_535, 16_384, 16_384, 16_384, 4, 1_000, 200, 30_000_000_000L,
+				ParserLimits.DEFAULTS);
 		SessionClient client = new SessionClient(limits, feed).connect();
 		client.take();
 		client.post(1).post(3).post(5).send();
@@ -292,6 +294,7 @@ class Http2SessionTest {
 		}
 		assertThat(client.send().take()).containsExactly("GOAWAY 1 ENHANCE_YOUR_CALM");
 		assertThat(client.session.failure().reason()).contains("More than 32 CONTINUATION frames");
+		assertThat(client.session.failure().abuse()).isEqualTo(Abuse.HEADER_BLOCK);
 	}
 
 	@ParameterizedTest
@@ -301,6 +304,7 @@ class Http2SessionTest {
 		client.raw(16_000, FrameType.HEADERS, 0, 1, new byte[16_000])
 			.raw(1_000, FrameType.CONTINUATION, 0, 1, new byte[1_000]);
 		assertThat(client.send().take()).containsExactly("GOAWAY 1 ENHANCE_YOUR_CALM");
+		assertThat(client.session.failure().abuse()).isEqualTo(Abuse.HEADER_BLOCK);
 	}
 
 	@ParameterizedTest

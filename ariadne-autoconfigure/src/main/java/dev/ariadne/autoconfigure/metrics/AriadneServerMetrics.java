@@ -145,8 +145,9 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 			for (boolean lowResources : new boolean[] { false, true }) {
 				register(FunctionCounter.builder(DEFENCES, this.stats, (stats) -> stats.defences(defence, lowResources))
 					.description("Clients cut off (408 or closed) or refused, by what they did: slow at "
-							+ "(slow-head, slow-body, slow-reader) or HTTP/2 streams reset to make the server work "
-							+ "for nothing (http2-streams, http2-rapid-reset); low_resources=true for those the "
+							+ "(slow-head, slow-body, slow-reader), or HTTP/2 clients that make the server work "
+							+ "for nothing (http2-streams, http2-rapid-reset, http2-provoked-resets, "
+							+ "http2-control-frames, http2-header-block); low_resources=true for those the "
 							+ "low-resources mode cut while their pool was starved")
 					.tags(this.tags.and("reason", defence.tag()).and("low_resources", Boolean.toString(lowResources)))
 					.register(registry));

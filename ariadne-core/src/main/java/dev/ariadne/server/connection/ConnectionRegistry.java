@@ -311,6 +311,35 @@ public final class ConnectionRegistry {
 	}
 
 	/**
+	 * Returns the connections open now that speak a protocol. Walks the connections: for a
+	 * scrape, never on the request path.
+	 * @param protocol the protocol's name ({@code http/1.1}, {@code h2}, {@code h2c})
+	 * @return the count
+	 */
+	public int connections(String protocol) {
+		int count = 0;
+		for (TrackedConnection connection : this.connections) {
+			if (protocol.equals(connection.protocolName())) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * Returns the HTTP/2 streams over every connection whose exchange runs or waits for a
+	 * thread. Walks the connections: for a scrape, never on the request path.
+	 * @return the count
+	 */
+	public int activeStreams() {
+		int count = 0;
+		for (TrackedConnection connection : this.connections) {
+			count += connection.activeStreams();
+		}
+		return count;
+	}
+
+	/**
 	 * Returns how long the connections idle now have been idle, on average. Walks the
 	 * connections: for the diagnosis, at most about once a second.
 	 * @return the average, zero when none is idle or the model does not track it

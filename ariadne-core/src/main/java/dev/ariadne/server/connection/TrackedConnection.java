@@ -47,4 +47,22 @@ public interface TrackedConnection {
 		return 0;
 	}
 
+	/**
+	 * Returns the name of the connection's protocol now ({@code http/1.1}, {@code h2},
+	 * {@code h2c}), for the connection meters; any thread.
+	 * @return the name
+	 */
+	default String protocolName() {
+		return "http/1.1";
+	}
+
+	/**
+	 * Returns the connection's HTTP/2 streams whose exchange runs or waits for a thread; any
+	 * thread.
+	 * @return the count, 0 for an HTTP/1.1 connection
+	 */
+	default int activeStreams() {
+		return 0;
+	}
+
 }

@@ -322,6 +322,21 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public String protocolName() {
+		return this.protocol.name();
+	}
+
+	@Override
+	public int activeStreams() {
+		return this.protocol.activeStreams();
+	}
+
+	@Override
+	public boolean writesBacklogged() {
+		return this.writes.backlogged();
+	}
+
+	@Override
 	public void execute(Runnable task) {
 		this.loop.execute(task);
 	}

@@ -357,6 +357,17 @@ final class WriteQueue implements ConnectionOutput.Transmitter {
 	}
 
 	/**
+	 * Returns whether at least {@link #HIGH_WATER} bytes wait for the socket: as much as a writer
+	 * may queue before it waits.
+	 * @return whether the queue is that full
+	 */
+	boolean backlogged() {
+		synchronized (this.lock) {
+			return this.pendingBytes >= HIGH_WATER;
+		}
+	}
+
+	/**
 	 * Returns whether bytes wait for the socket.
 	 * @return whether the queue holds any
 	 */

@@ -104,6 +104,11 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	// ---- what the wire asks
 
 	@Override
+	public String name() {
+		return "http/1.1";
+	}
+
+	@Override
 	public Phase phase() {
 		return this.phase;
 	}

@@ -17,13 +17,16 @@ import javax.net.ssl.SSLSession;
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.RequestHead;
+import dev.ariadne.http2.Abuse;
 import dev.ariadne.http2.ErrorCode;
+import dev.ariadne.http2.EventRate;
 import dev.ariadne.http2.Http2Exception;
 import dev.ariadne.http2.Http2Limits;
 import dev.ariadne.http2.Http2Session;
 import dev.ariadne.http2.Http2SettingsHeader;
 import dev.ariadne.http2.SessionListener;
 import dev.ariadne.http2.Settings;
+import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
@@ -44,7 +47,8 @@ import dev.ariadne.server.stats.Defence;
  * transmitter, which waits while the client is slower than the server (the back-pressure), the
  * wire's own thread with {@link Wire#send}, which never blocks a selector; whichever holds the
  * turn writes what the others framed meanwhile. The protocol stays {@link Phase#READING} until the
- * connection closes.
+ * connection closes, but for the time a client that does not read leaves the wire's output
+ * backlogged ({@link Phase#FLUSHING}): nothing more is read from it meanwhile.
  */
 public final class Http2Protocol implements Protocol, SessionListener {
 
@@ -55,14 +59,6 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	/** Bytes framed and not yet written above which a stream's writer waits for the output to drain. */
 	static final int OUTPUT_HIGH = 64 * 1024;
-
-	/**
-	 * Most streams a client may reset before their response ended, within {@link #RESET_WINDOW_NANOS}:
-	 * beyond, the connection ends with {@code ENHANCE_YOUR_CALM} (Rapid Reset). As Netty's 200 per 30 s.
-	 */
-	static final int MAX_RESETS = 200;
-
-	static final long RESET_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(30);
 
 	final Wire wire;
 
@@ -88,7 +84,7 @@ public final class Http2Protocol implements Protocol, SessionListener {
 	/** Whose turn it is to write. */
 	private final AtomicBoolean writing = new AtomicBoolean();
 
-	/** The longest a stream's writer waits for credit or for the client to read: the keep-alive timeout. */
+	/** The longest a stream's writer waits for credit or for the client to read: {@code http2.write-timeout}. */
 	final long writeTimeoutNanos;
 
 	// ---- the wire's own thread
@@ -109,9 +105,11 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	private Settings upgradeSettings;
 
-	private long resetWindowStart;
-
-	private int resets;
+	/**
+	 * Streams the client reset before their response ended: beyond {@code http2.max-resets} in
+	 * the rate window the connection ends with {@code ENHANCE_YOUR_CALM} (Rapid Reset).
+	 */
+	private final EventRate resets;
 
 	private boolean calmDown;
 
@@ -125,9 +123,10 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		ServerConfig config = this.context.config();
 		this.out = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
 		this.idleOut = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
-		this.writeTimeoutNanos = config.keepAliveTimeout().toNanos();
+		this.writeTimeoutNanos = config.http2().writeTimeout().toNanos();
 		Http2Limits limits = limits(config);
 		this.maxExchanges = limits.maxConcurrentStreams();
+		this.resets = new EventRate(limits.maxResets(), limits.rateWindowNanos());
 		this.session = new Http2Session(limits, this);
 	}
 
@@ -172,13 +171,34 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		}
 	}
 
-	/** The defaults of the codec, with the header limits of HTTP/1.1's configuration. */
+	/**
+	 * The codec's limits from the listener's configuration: the header list follows
+	 * {@code request.max-header-size} unless set, and an encoded block may be as large as the
+	 * decoded list it may make.
+	 */
 	static Http2Limits limits(ServerConfig config) {
-		Http2Limits defaults = Http2Limits.DEFAULTS;
-		int headerSize = config.limits().maxHeaderSize();
-		return new Http2Limits(defaults.maxConcurrentStreams(), defaults.initialWindowSize(),
-				defaults.connectionWindowSize(), defaults.maxFrameSize(), headerSize,
-				Math.max(headerSize, defaults.maxHeaderBlockSize()), defaults.maxContinuations(), config.limits());
+		Http2Config http2 = config.http2();
+		int headerListSize = (http2.maxHeaderListSize() > 0) ? http2.maxHeaderListSize() : config.limits().maxHeaderSize();
+		return new Http2Limits(http2.maxConcurrentStreams(), http2.initialWindowSize(), http2.connectionWindowSize(),
+				http2.maxFrameSize(), headerListSize, Math.max(headerListSize, Http2Limits.DEFAULTS.maxHeaderBlockSize()),
+				Http2Limits.DEFAULTS.maxContinuations(), http2.maxControlFrames(), http2.maxResets(),
+				http2.rateWindow().toNanos(), config.limits());
+	}
+
+	@Override
+	public String name() {
+		return ALPN_ID.equals(this.wire.applicationProtocol()) ? ALPN_ID : "h2c";
+	}
+
+	@Override
+	public int activeStreams() {
+		this.lock.lock();
+		try {
+			return this.streams.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	@Override
@@ -285,12 +305,22 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		}
 		releaseEmptyInput();
 		if (!alive) {
+			Http2Exception failure = this.session.failure();
+			if (failure.abuse() != null) {
+				this.context.registry().defended(defence(failure.abuse()), false);
+			}
 			logger.log(Level.DEBUG, () -> "HTTP/2 connection from " + this.wire.remoteAddress() + " failed: "
-					+ this.session.failure().getMessage());
+					+ failure.getMessage());
 			closeAfterGoAway();
 			return;
 		}
 		flushFromWire();
+		if (this.wire.writesBacklogged() && this.phase == Phase.READING) {
+			// the client does not read what it is sent: read nothing more from it until it has,
+			// and the wire's write timeout ends it if it never does
+			this.phase = Phase.FLUSHING;
+			return;
+		}
 		if (idle()) {
 			this.idleDeadline = this.wire.now() + this.context.config().keepAliveTimeout().toNanos();
 			if (this.context.registry().shuttingDown()) {
@@ -413,14 +443,17 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		}
 	}
 
+	private static Defence defence(Abuse abuse) {
+		return switch (abuse) {
+			case CONTROL_FRAMES -> Defence.HTTP2_CONTROL_FRAMES;
+			case PROVOKED_RESETS -> Defence.HTTP2_PROVOKED_RESETS;
+			case HEADER_BLOCK -> Defence.HTTP2_HEADER_BLOCK;
+		};
+	}
+
 	/** A client reset a stream whose exchange had not ended: too many in the window end the connection. */
 	private void countReset() {
-		long now = this.wire.now();
-		if (this.resets == 0 || now - this.resetWindowStart > RESET_WINDOW_NANOS) {
-			this.resetWindowStart = now;
-			this.resets = 0;
-		}
-		if (++this.resets > MAX_RESETS && !this.calmDown) {
+		if (this.resets.exceeded(this.wire.now()) && !this.calmDown) {
 			this.calmDown = true;
 			this.context.registry().defended(Defence.HTTP2_RAPID_RESET, false);
 			this.session.fail(ErrorCode.ENHANCE_YOUR_CALM, "Too many streams reset");
@@ -597,8 +630,13 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	// ---- writing and exchanges
 
+	/** What the client left unread is written ({@link Phase#FLUSHING}): its input is read again. */
 	@Override
 	public void flushed() {
+		if (this.phase == Phase.FLUSHING) {
+			this.phase = Phase.READING;
+			this.wire.readAgain();
+		}
 	}
 
 	@Override

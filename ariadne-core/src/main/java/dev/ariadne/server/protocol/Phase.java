@@ -3,7 +3,8 @@ package dev.ariadne.server.protocol;
 /**
  * Where a connection is in its life, as its wire sees it: what the wire's own thread does with
  * the connection's readiness ({@link Protocol#phase()}). The same for every protocol; a protocol
- * that multiplexes exchanges on its own thread (HTTP/2) stays {@link #READING} until it closes.
+ * that multiplexes exchanges on its own thread (HTTP/2) stays {@link #READING} until it closes,
+ * but while its output waits for a client that does not read ({@link #FLUSHING}).
  */
 public enum Phase {
 
@@ -16,7 +17,10 @@ public enum Phase {
 	 */
 	DISPATCHED,
 
-	/** The exchange is over; the rest of its response is being written. */
+	/**
+	 * The exchange is over and the rest of its response is being written; or (HTTP/2) the output
+	 * is backlogged, and input waits until it is written.
+	 */
 	FLUSHING,
 
 	/**

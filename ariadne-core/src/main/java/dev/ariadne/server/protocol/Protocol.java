@@ -46,6 +46,23 @@ public interface Protocol {
 	 */
 	Phase phase();
 
+	/**
+	 * Returns the protocol's name as ALPN spells it ({@code http/1.1}, {@code h2}, or
+	 * {@code h2c} for HTTP/2 without TLS): the {@code protocol} tag of the connection meters;
+	 * any thread.
+	 * @return the name
+	 */
+	String name();
+
+	/**
+	 * Returns how many of the connection's streams have an exchange that runs or waits for a
+	 * thread, for a protocol that multiplexes them; any thread.
+	 * @return the count, 0 for a protocol of one exchange at a time
+	 */
+	default int activeStreams() {
+		return 0;
+	}
+
 	// ---- starting
 
 	/**

@@ -185,6 +185,15 @@ public interface Wire {
 	 */
 	boolean hasPendingWrites();
 
+	/**
+	 * Returns whether as many bytes wait to be written as a writer may queue: a protocol that
+	 * reads while it writes (HTTP/2) stops reading until they are written, so that a client that
+	 * does not read cannot make the server queue answers (acknowledgements, resets) without end.
+	 * The socket models write everything before they go on, so never.
+	 * @return whether the output is backlogged
+	 */
+	boolean writesBacklogged();
+
 	// ---- threads and life cycle
 
 	/**

@@ -36,7 +36,29 @@ public enum Defence {
 	 * CVE-2023-44487): {@code GOAWAY} with {@code ENHANCE_YOUR_CALM}, then the connection is
 	 * closed.
 	 */
-	HTTP2_RAPID_RESET("http2-rapid-reset");
+	HTTP2_RAPID_RESET("http2-rapid-reset"),
+
+	/**
+	 * An HTTP/2 client that sent more frames that cost work and carry no request (SETTINGS, PING,
+	 * PRIORITY, empty DATA, WINDOW_UPDATEs of small credit never used, unknown types) than
+	 * {@code http2.max-control-frames} in the rate window: {@code GOAWAY} with
+	 * {@code ENHANCE_YOUR_CALM}, then the connection is closed.
+	 */
+	HTTP2_CONTROL_FRAMES("http2-control-frames"),
+
+	/**
+	 * An HTTP/2 client that made the server reset more streams (by frames invalid on them) than
+	 * {@code http2.max-resets} in the rate window (MadeYouReset, CVE-2025-8671): {@code GOAWAY}
+	 * with {@code ENHANCE_YOUR_CALM}, then the connection is closed.
+	 */
+	HTTP2_PROVOKED_RESETS("http2-provoked-resets"),
+
+	/**
+	 * An HTTP/2 header block larger than the header list allows, or of too many
+	 * {@code CONTINUATION} frames (CONTINUATION floods), stopped before it was decoded:
+	 * {@code GOAWAY} with {@code ENHANCE_YOUR_CALM}, then the connection is closed.
+	 */
+	HTTP2_HEADER_BLOCK("http2-header-block");
 
 	private final String tag;
 

@@ -127,6 +127,25 @@ public interface ServerStats {
 	}
 
 	/**
+	 * Returns the connections open now that speak a protocol.
+	 * @param protocol its name as ALPN spells it: {@code http/1.1}, {@code h2}, or {@code h2c} for
+	 * HTTP/2 without TLS
+	 * @return the count
+	 */
+	default int connections(String protocol) {
+		return 0;
+	}
+
+	/**
+	 * Returns the HTTP/2 streams whose exchange runs or waits for a thread, over every
+	 * connection.
+	 * @return the count
+	 */
+	default int http2ActiveStreams() {
+		return 0;
+	}
+
+	/**
 	 * Returns the bytes the server holds now in buffers for its connections, over all of them,
 	 * as counted against its budget ({@code buffers.budget}): input buffers holding unread
 	 * request bodies and pipelined requests, and the free ones the event loop keeps for reuse

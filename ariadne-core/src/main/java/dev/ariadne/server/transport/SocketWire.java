@@ -291,6 +291,21 @@ public final class SocketWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public String protocolName() {
+		return this.protocol.name();
+	}
+
+	@Override
+	public int activeStreams() {
+		return this.protocol.activeStreams();
+	}
+
+	@Override
+	public boolean writesBacklogged() {
+		return false;
+	}
+
+	@Override
 	public void execute(Runnable task) {
 		this.loop.execute(task);
 	}
