@@ -82,6 +82,13 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	static final String DEFENCES = "ariadne.defences";
 
+	static final String CONNECTIONS_PROTOCOL = "ariadne.connections.protocol";
+
+	static final String HTTP2_STREAMS_ACTIVE = "ariadne.http2.streams.active";
+
+	/** The protocols a connection may speak, as the {@code protocol} tag spells them. */
+	static final List<String> PROTOCOLS = List.of("http/1.1", "h2", "h2c");
+
 	private final ServerStats stats;
 
 	private final Diagnosis diagnosis;
@@ -131,6 +138,13 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 				ServerStats::idleConnections, this.tags);
 		gauge(registry, CONNECTIONS_MAX, "Connection limit; at it the server stops accepting (max-connections)",
 				ServerStats::maxConnections, this.tags);
+		for (String protocol : PROTOCOLS) {
+			gauge(registry, CONNECTIONS_PROTOCOL, "Open connections by the protocol they speak: http/1.1, h2 (HTTP/2 "
+					+ "over TLS), h2c (HTTP/2 without TLS)", (stats) -> stats.connections(protocol),
+					this.tags.and("protocol", protocol));
+		}
+		gauge(registry, HTTP2_STREAMS_ACTIVE, "HTTP/2 streams whose exchange runs or waits for a worker, over "
+				+ "every connection", ServerStats::http2ActiveStreams, this.tags);
 		register(FunctionCounter.builder(CONNECTIONS_ACCEPTED, this.stats, ServerStats::acceptedConnections)
 			.description("Connections accepted")
 			.tags(this.tags)

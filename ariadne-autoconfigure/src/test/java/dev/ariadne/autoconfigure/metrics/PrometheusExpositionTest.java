@@ -47,7 +47,7 @@ class PrometheusExpositionTest {
 					"ariadne_pool_saturation", "ariadne_pool_queue_size", "ariadne_pool_queue_capacity",
 					"ariadne_accept_queue_depth", "ariadne_accept_queue_capacity", "ariadne_connections_active",
 					"ariadne_connections_idle", "ariadne_connections_max", "ariadne_server_info",
-					"ariadne_pool_starvation")) {
+					"ariadne_pool_starvation", "ariadne_connections_protocol", "ariadne_http2_streams_active")) {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
 			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected",
@@ -66,7 +66,9 @@ class PrometheusExpositionTest {
 				// the response buffer of the request above, kept in the pool for the next one
 				.containsPattern("\nariadne_buffers_used_bytes\\{listener=\"app\"\\} [1-9][0-9.E]*\n")
 				.contains("ariadne_accept_errors_total{listener=\"app\",reason=\"descriptors\"} 0.0")
-				.contains("ariadne_defences_total{listener=\"app\",low_resources=\"true\",reason=\"slow-body\"} 0.0");
+				.contains("ariadne_defences_total{listener=\"app\",low_resources=\"true\",reason=\"slow-body\"} 0.0")
+				.contains("ariadne_connections_protocol{listener=\"app\",protocol=\"h2c\"} 0.0")
+				.contains("ariadne_http2_streams_active{listener=\"app\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				// the network namespace's count, not a listener's: no listener label
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n")
