@@ -11,26 +11,23 @@ import java.nio.ByteBuffer;
  * next call. {@code DATA} content is not held: it is passed on in pieces as it arrives, padding
  * removed ({@link FrameListener#dataFrame} once the pad length is known, then
  * {@link FrameListener#data} pieces, the last with {@code endOfFrame}, possibly empty). Every
- * other frame is reported whole: in place, as a read-only view of the input, when its payload is
- * in one input buffer; otherwise from a holding buffer of the payload's length, released as soon
- * as the frame is reported. The payloads of {@code PUSH_PROMISE}, of frames of unknown types and of
- * {@code PRIORITY} frames of the wrong length are skipped without being held, and reported once
- * skipped.
+ * other frame is reported whole: as a read-only view of the input when its payload is in one
+ * input buffer, else from a holding buffer released once the frame is reported. The payloads of
+ * {@code PUSH_PROMISE}, of unknown types and of {@code PRIORITY} frames of the wrong length are
+ * skipped unheld, and reported once skipped.
  *
  * <p>The reader checks each frame's own format: its length against {@link #maxFrameSize(int)}
  * and its type, whether its type may be on stream 0, its padding, the values of a
  * {@code SETTINGS} frame ({@link Settings#check}). A violation is a connection error thrown from
  * {@code read}, except a {@code PRIORITY} frame of the wrong length, reported as
- * {@link FrameListener#streamError} (§6.3). Padding may fill a frame's whole remaining payload;
- * padding larger than that is a {@code PROTOCOL_ERROR}, a padded frame too short for its pad
- * length is a {@code FRAME_SIZE_ERROR} (§4.2). Reserved bits are ignored, and so are unknown
- * flags and unknown settings. The reader does not check what needs a connection's state: stream
+ * {@link FrameListener#streamError} (§6.3). Padding larger than a frame's remaining payload is a
+ * {@code PROTOCOL_ERROR}, a padded frame too short for its pad length a {@code FRAME_SIZE_ERROR}
+ * (§4.2). Reserved bits, unknown flags and unknown settings are ignored. The reader does not check what needs a connection's state: stream
  * states, the sequence of {@code HEADERS} and {@code CONTINUATION} frames, flow-control windows,
  * a {@code WINDOW_UPDATE} increment of 0. Those are the listener's.
  *
- * <p>Once {@code read} has thrown anything, from the reader or from the listener, the reader is
- * finished: a later call throws {@link IllegalStateException}, since the connection must close.
- * One reader serves one direction of one connection; it is not thread-safe and keeps no thread.
+ * <p>Once {@code read} has thrown, the reader is finished: a later call throws
+ * {@link IllegalStateException}. One reader per direction of a connection; not thread-safe.
  */
 public final class FrameReader {
 

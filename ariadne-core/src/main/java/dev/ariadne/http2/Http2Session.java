@@ -39,12 +39,6 @@ public final class Http2Session {
 
 	private final FrameReader reader;
 
-	/** The client's frames that cost work and carry no request ({@link Abuse#CONTROL_FRAMES}). */
-	final EventRate controlFrames;
-
-	/** The streams the server reset for the client's frames ({@link Abuse#PROVOKED_RESETS}). */
-	final EventRate provokedResets;
-
 	private final SessionInput input;
 
 	/** The client's settings in force. */
@@ -79,8 +73,6 @@ public final class Http2Session {
 		this.listener = listener;
 		this.decoder = new HpackDecoder(Settings.DEFAULT_HEADER_TABLE_SIZE, limits.maxHeaderListSize());
 		this.reader = new FrameReader(limits.maxFrameSize());
-		this.controlFrames = new EventRate(limits.maxControlFrames(), limits.rateWindowNanos());
-		this.provokedResets = new EventRate(limits.maxResets(), limits.rateWindowNanos());
 		this.input = new SessionInput(this);
 	}
 

@@ -26,14 +26,13 @@ final class SessionInput implements FrameListener {
 
 	}
 
-	/** Credit below which a {@code WINDOW_UPDATE} above the window's high counts as a control frame. */
-	static final int SMALL_CREDIT = 1024;
-
 	/** Takes the fields of blocks decoded only to keep HPACK in step. */
 	private static final HeaderListener DISCARD = (name, value) -> {
 	};
 
 	private final Http2Session session;
+
+	private final SessionGuard guard;
 
 	private boolean settingsReceived;
 
@@ -49,11 +48,7 @@ final class SessionInput implements FrameListener {
 
 	private ErrorCode blockError;
 
-	private String blockReason;
-
-	private byte[] blockBytes;
-
-	private int blockLength;
+	private final BlockBuffer blockBytes = new BlockBuffer();
 
 	// The DATA frame in progress.
 
@@ -69,6 +64,7 @@ final class SessionInput implements FrameListener {
 
 	SessionInput(Http2Session session) {
 		this.session = session;
+		this.guard = new SessionGuard(session.limits);
 		this.fields = new RequestFields(session.limits.parserLimits(), false);
 	}
 
@@ -77,7 +73,7 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void settings(Settings settings) throws Http2Exception {
 		first(true);
-		control("SETTINGS");
+		this.guard.control("SETTINGS");
 		this.session.applySettings(settings);
 		FrameWriter.settingsAck(this.session.output.room(FrameType.HEADER_LENGTH));
 	}
@@ -91,7 +87,7 @@ final class SessionInput implements FrameListener {
 	public void ping(boolean ack, long payload) throws Http2Exception {
 		first(false);
 		// the server sends no PING of its own, so an acknowledgement costs as much as a PING
-		control("PING");
+		this.guard.control("PING");
 		if (!ack) {
 			FrameWriter.ping(this.session.output.room(FrameType.HEADER_LENGTH + 8), true, payload);
 		}
@@ -108,7 +104,7 @@ final class SessionInput implements FrameListener {
 		first(false);
 		Http2Session session = this.session;
 		if (streamId == 0) {
-			creditCheck(session.sendWindow, increment);
+			this.guard.credit(session.sendWindow, increment);
 			if (increment == 0) {
 				throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE of 0 on the connection");
 			}
@@ -123,7 +119,7 @@ final class SessionInput implements FrameListener {
 			// clients credit a stream's last content after it ended: nothing to count
 			return;
 		}
-		creditCheck(stream.sendWindow, increment);
+		this.guard.credit(stream.sendWindow, increment);
 		if (increment == 0) {
 			streamError(stream, ErrorCode.PROTOCOL_ERROR);
 		}
@@ -150,7 +146,7 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void priority(int streamId, int dependency) throws Http2Exception {
 		first(false);
-		control("PRIORITY");
+		this.guard.control("PRIORITY");
 		if (streamId == dependency) {
 			SessionStream stream = this.session.streams.get(streamId);
 			if (stream != null) {
@@ -173,7 +169,7 @@ final class SessionInput implements FrameListener {
 	@Override
 	public void unknownFrame(int type, int streamId) throws Http2Exception {
 		first(false);
-		control("frames of unknown types");
+		this.guard.control("frames of unknown types");
 	}
 
 	@Override
@@ -202,15 +198,17 @@ final class SessionInput implements FrameListener {
 		this.blockEndStream = endStream;
 		this.blockContinuations = 0;
 		this.blockError = null;
-		this.blockLength = 0;
+		this.blockBytes.clear();
 		SessionStream stream = session.streams.get(streamId);
 		if (stream != null) {
 			this.blockKind = Block.TRAILERS;
 			if (!stream.state.remoteOpen()) {
-				blockError(ErrorCode.STREAM_CLOSED, "HEADERS on a half-closed stream");
+				// HEADERS on a half-closed stream
+				blockError(ErrorCode.STREAM_CLOSED);
 			}
 			else if (!endStream) {
-				blockError(ErrorCode.PROTOCOL_ERROR, "Trailers without END_STREAM");
+				// trailers without END_STREAM
+				blockError(ErrorCode.PROTOCOL_ERROR);
 			}
 		}
 		else if (streamId > session.lastStreamId) {
@@ -231,10 +229,11 @@ final class SessionInput implements FrameListener {
 			throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "HEADERS on a stream id lower than one used");
 		}
 		if (dependency == streamId) {
-			blockError(ErrorCode.PROTOCOL_ERROR, "A stream that depends on itself");
+			// a stream that depends on itself
+			blockError(ErrorCode.PROTOCOL_ERROR);
 		}
 		if (endHeaders) {
-			checkBlockSize(fragment.remaining());
+			this.guard.blockSize(fragment.remaining());
 			endBlock(fragment);
 		}
 		else {
@@ -250,42 +249,22 @@ final class SessionInput implements FrameListener {
 		if (this.blockStream == 0 || streamId != this.blockStream) {
 			throw Http2Exception.connection(ErrorCode.PROTOCOL_ERROR, "CONTINUATION without a header block in progress");
 		}
-		if (++this.blockContinuations > this.session.limits.maxContinuations()) {
-			throw Http2Exception.abuse(Abuse.HEADER_BLOCK,
-					"More than " + this.session.limits.maxContinuations() + " CONTINUATION frames in a header block");
-		}
+		this.guard.continuations(++this.blockContinuations);
 		append(fragment);
 		if (endHeaders) {
-			endBlock(ByteBuffer.wrap(this.blockBytes, 0, this.blockLength));
+			endBlock(this.blockBytes.contents());
 		}
 	}
 
 	private void append(ByteBuffer fragment) throws Http2Exception {
-		int length = this.blockLength + fragment.remaining();
-		checkBlockSize(length);
-		if (this.blockBytes == null || this.blockBytes.length < length) {
-			byte[] larger = new byte[Math.max(length, Math.min(2 * length, this.session.limits.maxHeaderBlockSize()))];
-			if (this.blockLength > 0) {
-				System.arraycopy(this.blockBytes, 0, larger, 0, this.blockLength);
-			}
-			this.blockBytes = larger;
-		}
-		fragment.get(this.blockBytes, this.blockLength, fragment.remaining());
-		this.blockLength = length;
+		this.guard.blockSize(this.blockBytes.length() + fragment.remaining());
+		this.blockBytes.append(fragment, this.session.limits.maxHeaderBlockSize());
 	}
 
-	private void checkBlockSize(int length) throws Http2Exception {
-		int max = this.session.limits.maxHeaderBlockSize();
-		if (length > max) {
-			// Decoding a block in part would leave HPACK out of step, so the connection cannot go on.
-			throw Http2Exception.abuse(Abuse.HEADER_BLOCK, "Header block larger than " + max + " bytes");
-		}
-	}
-
-	private void blockError(ErrorCode error, String reason) {
+	/** Keeps the first error of the block in progress, answered once it is decoded. */
+	private void blockError(ErrorCode error) {
 		if (this.blockError == null) {
 			this.blockError = error;
-			this.blockReason = reason;
 		}
 	}
 
@@ -295,8 +274,6 @@ final class SessionInput implements FrameListener {
 		Block kind = this.blockKind;
 		boolean endStream = this.blockEndStream;
 		this.blockStream = 0;
-		this.blockBytes = null;
-		this.blockLength = 0;
 		if (kind == Block.IGNORED) {
 			session.decoder.decode(block, DISCARD);
 			return;
@@ -382,7 +359,7 @@ final class SessionInput implements FrameListener {
 		}
 		session.receiveWindow -= flowLength;
 		if (flowLength == 0 && !endStream) {
-			control("empty DATA");
+			this.guard.control("empty DATA");
 		}
 		this.dataFlow = flowLength;
 		this.dataContent = 0;
@@ -500,42 +477,13 @@ final class SessionInput implements FrameListener {
 	}
 
 	/**
-	 * Counts a frame that costs work and carries no request; too many within the rate window end
-	 * the connection.
-	 */
-	private void control(String frames) throws Http2Exception {
-		EventRate rate = this.session.controlFrames;
-		if (rate.exceeded(System.nanoTime())) {
-			throw Http2Exception.abuse(Abuse.CONTROL_FRAMES, "More than " + rate.max()
-					+ " SETTINGS, PING, PRIORITY, WINDOW_UPDATE, empty DATA or unknown frames in the rate window ("
-					+ frames + ")");
-		}
-	}
-
-	/**
-	 * Counts a {@code WINDOW_UPDATE} as a control frame when it gives less than
-	 * {@value #SMALL_CREDIT} bytes of credit the server never used: a client credits what it
-	 * received, so only a flood gives small credit above the window's high.
-	 */
-	private void creditCheck(FlowWindow window, int increment) throws Http2Exception {
-		if (increment < SMALL_CREDIT && window.raisesHigh(increment)) {
-			control("WINDOW_UPDATE");
-		}
-	}
-
-	/**
 	 * Resets a stream for what the client sent on it; too many within the rate window end the
 	 * connection (MadeYouReset).
 	 */
 	private void provokedReset(int streamId, ErrorCode error) throws Http2Exception {
 		this.session.queueReset(streamId, error);
-		EventRate rate = this.session.provokedResets;
-		if (rate.exceeded(System.nanoTime())) {
-			throw Http2Exception.abuse(Abuse.PROVOKED_RESETS,
-					"More than " + rate.max() + " streams reset for the client's frames in the rate window");
-		}
+		this.guard.provokedReset();
 	}
-
 
 	private void streamError(SessionStream stream, ErrorCode error) throws Http2Exception {
 		provokedReset(stream.id, error);

@@ -4,11 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -17,20 +13,16 @@ import javax.net.ssl.SSLSession;
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.RequestHead;
-import dev.ariadne.http2.Abuse;
 import dev.ariadne.http2.ErrorCode;
-import dev.ariadne.http2.EventRate;
 import dev.ariadne.http2.Http2Exception;
 import dev.ariadne.http2.Http2Limits;
 import dev.ariadne.http2.Http2Session;
 import dev.ariadne.http2.Http2SettingsHeader;
-import dev.ariadne.http2.SessionListener;
 import dev.ariadne.http2.Settings;
 import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
-import dev.ariadne.server.stats.Defence;
 
 /**
  * HTTP/2 on a connection (RFC 9113), the same in every I/O model, over an {@link Http2Session}:
@@ -43,14 +35,12 @@ import dev.ariadne.server.stats.Defence;
  * <p><b>Threads.</b> The session is not thread-safe: every call on it, from the wire's thread or
  * a stream's, holds {@link #lock}; waits for flow-control credit, for request content and for
  * the output to drain are on its {@link #changed} condition, which every change signals. One
- * thread at a time writes what the session framed ({@link #flush}): a stream's thread with the
- * transmitter, which waits while the client is slower than the server (the back-pressure), the
- * wire's own thread with {@link Wire#send}, which never blocks a selector; whichever holds the
- * turn writes what the others framed meanwhile. The protocol stays {@link Phase#READING} until the
+ * thread at a time writes what the session framed ({@link Http2Output}), and the exchanges of
+ * its streams are kept, with what the session says of them, by {@link Http2Streams}. The protocol stays {@link Phase#READING} until the
  * connection closes, but for the time a client that does not read leaves the wire's output
  * backlogged ({@link Phase#FLUSHING}): nothing more is read from it meanwhile.
  */
-public final class Http2Protocol implements Protocol, SessionListener {
+public final class Http2Protocol implements Protocol {
 
 	private static final Logger logger = System.getLogger(Http2Protocol.class.getName());
 
@@ -72,17 +62,14 @@ public final class Http2Protocol implements Protocol, SessionListener {
 	/** Under the lock. */
 	final Http2Session session;
 
-	/** The streams whose exchange has begun and not ended, under the lock. */
-	private final Map<Integer, Http2Stream> streams = new HashMap<>();
+	/** Writes what the session frames, one thread at a time. */
+	final Http2Output output;
 
-	/** What the turn's holder writes: the session's frames, copied. */
-	private final ConnectionOutput out;
+	/** The streams whose exchange has begun and not ended, and what the session says of them. */
+	final Http2Streams streams;
 
-	/** What the wire flushes before it waits for input: nothing, since frames go through {@link #out}. */
+	/** What the wire flushes before it waits for input: nothing, since frames go through {@link #output}. */
 	private final ConnectionOutput idleOut;
-
-	/** Whose turn it is to write. */
-	private final AtomicBoolean writing = new AtomicBoolean();
 
 	/** The longest a stream's writer waits for credit or for the client to read: {@code http2.write-timeout}. */
 	final long writeTimeoutNanos;
@@ -91,27 +78,15 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	private ByteBuffer in;
 
-	private Thread wireThread;
-
 	/** When an idle connection closes: set by the wire's thread, and by the thread of a stream that ends. */
 	private volatile long idleDeadline;
 
 	private volatile Phase phase = Phase.READING;
 
-	private final int maxExchanges;
-
 	/** The request that upgraded the connection to h2c, served as stream 1; else {@code null}. */
 	private RequestHead upgradeHead;
 
 	private Settings upgradeSettings;
-
-	/**
-	 * Streams the client reset before their response ended: beyond {@code http2.max-resets} in
-	 * the rate window the connection ends with {@code ENHANCE_YOUR_CALM} (Rapid Reset).
-	 */
-	private final EventRate resets;
-
-	private boolean calmDown;
 
 	/**
 	 * Creates the protocol of a connection that sent, or is about to send, the HTTP/2 preface.
@@ -121,13 +96,12 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		this.wire = wire;
 		this.context = wire.context();
 		ServerConfig config = this.context.config();
-		this.out = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
 		this.idleOut = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
 		this.writeTimeoutNanos = config.http2().writeTimeout().toNanos();
 		Http2Limits limits = limits(config);
-		this.maxExchanges = limits.maxConcurrentStreams();
-		this.resets = new EventRate(limits.maxResets(), limits.rateWindowNanos());
-		this.session = new Http2Session(limits, this);
+		this.streams = new Http2Streams(this, limits);
+		this.session = new Http2Session(limits, this.streams);
+		this.output = new Http2Output(this);
 	}
 
 	/**
@@ -210,7 +184,7 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	@Override
 	public void start(long deadline, long waitedNanos) {
-		this.wireThread = Thread.currentThread();
+		this.output.wireThread = Thread.currentThread();
 		this.idleDeadline = deadline;
 		this.lock.lock();
 		try {
@@ -237,7 +211,7 @@ public final class Http2Protocol implements Protocol, SessionListener {
 			this.lock.lock();
 			try {
 				this.session.upgraded(this.upgradeHead, this.upgradeSettings);
-				request(1, this.upgradeHead, true);
+				this.streams.request(1, this.upgradeHead, true);
 			}
 			catch (Http2Exception ex) {
 				// the settings were checked when decoded; a window they overflow ends the session
@@ -255,7 +229,7 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		}
 		else {
 			releaseEmptyInput();
-			flushFromWire();
+			this.output.flushFromWire();
 		}
 	}
 
@@ -294,7 +268,7 @@ public final class Http2Protocol implements Protocol, SessionListener {
 
 	@Override
 	public void onInput(int read) {
-		this.wireThread = Thread.currentThread();
+		this.output.wireThread = Thread.currentThread();
 		boolean alive;
 		this.lock.lock();
 		try {
@@ -307,14 +281,14 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		if (!alive) {
 			Http2Exception failure = this.session.failure();
 			if (failure.abuse() != null) {
-				this.context.registry().defended(defence(failure.abuse()), false);
+				this.context.registry().defended(Http2Streams.defence(failure.abuse()), false);
 			}
 			logger.log(Level.DEBUG, () -> "HTTP/2 connection from " + this.wire.remoteAddress() + " failed: "
 					+ failure.getMessage());
 			closeAfterGoAway();
 			return;
 		}
-		flushFromWire();
+		this.output.flushFromWire();
 		if (this.wire.writesBacklogged() && this.phase == Phase.READING) {
 			// the client does not read what it is sent: read nothing more from it until it has,
 			// and the wire's write timeout ends it if it never does
@@ -379,104 +353,13 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		}
 	}
 
-	// ---- the session's events (the wire's own thread, holding the lock)
-
-	@Override
-	public void request(int streamId, RequestHead head, boolean endStream) {
-		if (this.calmDown) {
-			// the connection ends once this input is read: nothing more runs for it
-			return;
-		}
-		if (this.streams.size() >= this.maxExchanges) {
-			// the session counts open streams; this counts the exchanges that still cost a worker
-			this.context.registry().defended(Defence.HTTP2_STREAMS, false);
-			this.session.reset(streamId, ErrorCode.REFUSED_STREAM);
-			return;
-		}
-		Http2Stream stream = new Http2Stream(this, streamId, head, endStream, this.wire.now());
-		this.streams.put(streamId, stream);
-		if (!this.wire.fork(stream::dispatch)) {
-			this.streams.remove(streamId);
-			stream.refused();
-		}
-	}
-
-	@Override
-	public void headersTooLarge(int streamId, boolean endStream) {
-		Headers headers = new Headers().add("content-length", "0");
-		this.session.writeHeaders(streamId, 431, headers, true);
-		if (!endStream) {
-			this.session.reset(streamId, ErrorCode.NO_ERROR);
-		}
-	}
-
-	@Override
-	public void data(int streamId, ByteBuffer content, boolean endStream) {
-		Http2Stream stream = this.streams.get(streamId);
-		if (stream == null) {
-			// the exchange ended and stopped reading: nothing waits for it
-			this.session.consumed(streamId, content.remaining());
-			return;
-		}
-		stream.body().received(content, endStream);
-		this.changed.signalAll();
-	}
-
-	@Override
-	public void trailers(int streamId, Headers trailers) {
-		Http2Stream stream = this.streams.get(streamId);
-		if (stream != null) {
-			stream.body().ended(trailers);
-			this.changed.signalAll();
-		}
-	}
-
-	@Override
-	public void reset(int streamId, ErrorCode error, boolean byPeer) {
-		Http2Stream stream = this.streams.get(streamId);
-		if (stream != null) {
-			stream.resetBy(error);
-			this.changed.signalAll();
-			if (byPeer) {
-				countReset();
-			}
-		}
-	}
-
-	private static Defence defence(Abuse abuse) {
-		return switch (abuse) {
-			case CONTROL_FRAMES -> Defence.HTTP2_CONTROL_FRAMES;
-			case PROVOKED_RESETS -> Defence.HTTP2_PROVOKED_RESETS;
-			case HEADER_BLOCK -> Defence.HTTP2_HEADER_BLOCK;
-		};
-	}
-
-	/** A client reset a stream whose exchange had not ended: too many in the window end the connection. */
-	private void countReset() {
-		if (this.resets.exceeded(this.wire.now()) && !this.calmDown) {
-			this.calmDown = true;
-			this.context.registry().defended(Defence.HTTP2_RAPID_RESET, false);
-			this.session.fail(ErrorCode.ENHANCE_YOUR_CALM, "Too many streams reset");
-		}
-	}
-
-	@Override
-	public void writable(int streamId) {
-		this.changed.signalAll();
-	}
-
-	@Override
-	public void goAway(int lastStreamId, ErrorCode error) {
-		// the client opens no more streams and closes once its own are answered
-	}
-
 	// ---- what the streams share
 
 	/** A stream's exchange ended: it is forgotten, and an idle connection's timeout starts. */
 	void ended(Http2Stream stream) {
 		this.lock.lock();
 		try {
-			this.streams.remove(stream.id());
+			this.streams.remove(stream);
 			if (this.streams.isEmpty()) {
 				this.idleDeadline = System.nanoTime() + this.context.config().keepAliveTimeout().toNanos();
 			}
@@ -487,133 +370,20 @@ public final class Http2Protocol implements Protocol, SessionListener {
 		}
 	}
 
-	/**
-	 * Writes what the session framed, on the calling thread if it is not the wire's own (a
-	 * stream's thread, waiting while the client is slow), or if nobody else writes now; a call
-	 * while the lock is held (the session's events) leaves the frames to the wire's thread, which
-	 * writes once the event's input is read.
-	 * @throws IOException if the connection failed
-	 */
-	void flush() throws IOException {
-		if (this.lock.isHeldByCurrentThread()) {
-			return;
-		}
-		if (Thread.currentThread() == this.wireThread) {
-			flushFromWire();
-			return;
-		}
-		write(false);
-	}
 
-	/**
-	 * Waits, on a stream's thread, until what the session framed is below {@link #OUTPUT_HIGH},
-	 * writing it itself when nobody else does.
-	 * @throws IOException if the connection failed, or nothing was written within the write
-	 * timeout
-	 */
-	void awaitOutputRoom() throws IOException {
-		long deadline = System.nanoTime() + this.writeTimeoutNanos;
-		while (true) {
-			this.lock.lock();
-			try {
-				if (this.session.pendingOutput() < OUTPUT_HIGH) {
-					return;
-				}
-				if (this.writing.get()) {
-					long left = deadline - System.nanoTime();
-					if (left <= 0) {
-						throw new IOException("The client read nothing within the write timeout");
-					}
-					this.changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
-					continue;
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IOException("Interrupted while waiting to write", ex);
-			}
-			finally {
-				this.lock.unlock();
-			}
-			flush();
-		}
-	}
 
-	/** Moves the session's frames into the output; whether there were any. */
-	private boolean takeOutput() {
-		this.lock.lock();
-		try {
-			if (!this.session.hasOutput()) {
-				return false;
-			}
-			this.out.append(this.session.output());
-			this.session.written();
-			this.changed.signalAll();
-			return true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
 
-	private boolean hasOutput() {
-		this.lock.lock();
-		try {
-			return this.session.hasOutput();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/** Writes from the wire's own thread, never blocking a selector; a stream's writer may hold the turn. */
-	private void flushFromWire() {
-		try {
-			write(true);
-		}
-		catch (IOException ex) {
-			this.wire.close();
-		}
-	}
-
-	/**
-	 * Writes what the session framed if nobody else does: the wire's thread with
-	 * {@link Wire#send}, which never blocks a selector, a stream's thread with the transmitter,
-	 * which waits while the client is slow. Frames framed while the turn was being given up are
-	 * written by whoever takes it next, or by this call looking once more.
-	 */
-	private void write(boolean wireThread) throws IOException {
-		do {
-			if (!this.writing.compareAndSet(false, true)) {
-				return;
-			}
-			try {
-				while (takeOutput()) {
-					if (wireThread) {
-						this.wire.send(this.out);
-					}
-					else {
-						this.out.flush();
-					}
-				}
-			}
-			finally {
-				this.writing.set(false);
-			}
-		}
-		while (hasOutput());
-	}
 
 	/** Sends the GOAWAY the session queued for a connection error, then closes. */
 	private void closeAfterGoAway() {
 		this.phase = Phase.CLOSING;
-		if (!this.writing.compareAndSet(false, true)) {
+		ConnectionOutput last = this.output.takeLast();
+		if (last == null) {
 			// a stream's writer holds the turn: the GOAWAY may not get out first
 			this.wire.close();
 			return;
 		}
-		takeOutput();
-		this.wire.closeAfterAnswer(this.out, false);
+		this.wire.closeAfterAnswer(last, false);
 	}
 
 	/** Ends an idle connection (its timeout, a shutdown) with a GOAWAY saying so. */
@@ -680,9 +450,7 @@ public final class Http2Protocol implements Protocol, SessionListener {
 	private void failStreams() {
 		this.lock.lock();
 		try {
-			for (Http2Stream stream : this.streams.values()) {
-				stream.resetBy(ErrorCode.CANCEL);
-			}
+			this.streams.resetAll(ErrorCode.CANCEL);
 			this.changed.signalAll();
 		}
 		finally {

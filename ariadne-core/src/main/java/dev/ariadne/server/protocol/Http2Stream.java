@@ -169,7 +169,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	/** Writes what is framed; a failed connection is found closed by the end of the exchange. */
 	private void flushQuietly() {
 		try {
-			this.protocol.flush();
+			this.protocol.output.flush();
 		}
 		catch (IOException ex) {
 			// the connection failed: its wire closes it
@@ -245,7 +245,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 
 	@Override
 	public void flush() throws IOException {
-		this.protocol.flush();
+		this.protocol.output.flush();
 	}
 
 	@Override
@@ -260,7 +260,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	private void writeData(ByteBuffer content, boolean last) throws IOException {
 		long deadline = System.nanoTime() + this.protocol.writeTimeoutNanos;
 		while (true) {
-			this.protocol.awaitOutputRoom();
+			this.protocol.output.awaitOutputRoom();
 			this.protocol.lock.lock();
 			try {
 				if (this.resetBy != null) {
@@ -281,7 +281,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 			finally {
 				this.protocol.lock.unlock();
 			}
-			this.protocol.flush();
+			this.protocol.output.flush();
 			if (!content.hasRemaining()) {
 				return;
 			}

@@ -169,7 +169,7 @@ final class Http2StreamBody extends RequestBody {
 			this.protocol.lock.unlock();
 		}
 		// the credit goes out with what else is framed
-		this.protocol.flush();
+		this.protocol.output.flush();
 		return read;
 	}
 

@@ -1,0 +1,163 @@
+package dev.ariadne.server.protocol;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.ariadne.server.connection.ConnectionOutput;
+
+/**
+ * Writes what an {@link Http2Protocol}'s session frames, one thread at a time: a stream's thread
+ * with the transmitter, which waits while the client is slower than the server (the
+ * back-pressure), the wire's own thread with {@link Wire#send}, which never blocks a selector;
+ * whichever holds the turn writes what the others framed meanwhile.
+ */
+final class Http2Output {
+
+	private final Http2Protocol protocol;
+
+	/** What the turn's holder writes: the session's frames, copied. */
+	private final ConnectionOutput out;
+
+	/** Whose turn it is to write. */
+	private final AtomicBoolean writing = new AtomicBoolean();
+
+	/** The wire's own thread, once it has run the protocol. */
+	volatile Thread wireThread;
+
+	Http2Output(Http2Protocol protocol) {
+		this.protocol = protocol;
+		this.out = new ConnectionOutput(protocol.wire.transmitter(), protocol.context.outputBuffers());
+	}
+
+	/**
+	 * Writes what the session framed, on the calling thread if it is not the wire's own (a
+	 * stream's thread, waiting while the client is slow), or if nobody else writes now; a call
+	 * while the lock is held (the session's events) leaves the frames to the wire's thread, which
+	 * writes once the event's input is read.
+	 * @throws IOException if the connection failed
+	 */
+	void flush() throws IOException {
+		if (this.protocol.lock.isHeldByCurrentThread()) {
+			return;
+		}
+		if (Thread.currentThread() == this.wireThread) {
+			flushFromWire();
+			return;
+		}
+		write(false);
+	}
+
+	/**
+	 * Waits, on a stream's thread, until what the session framed is below {@link Http2Protocol#OUTPUT_HIGH},
+	 * writing it itself when nobody else does.
+	 * @throws IOException if the connection failed, or nothing was written within the write
+	 * timeout
+	 */
+	void awaitOutputRoom() throws IOException {
+		long deadline = System.nanoTime() + this.protocol.writeTimeoutNanos;
+		while (true) {
+			this.protocol.lock.lock();
+			try {
+				if (this.protocol.session.pendingOutput() < Http2Protocol.OUTPUT_HIGH) {
+					return;
+				}
+				if (this.writing.get()) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						throw new IOException("The client read nothing within the write timeout");
+					}
+					this.protocol.changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+					continue;
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IOException("Interrupted while waiting to write", ex);
+			}
+			finally {
+				this.protocol.lock.unlock();
+			}
+			flush();
+		}
+	}
+
+	/** Moves the session's frames into the output; whether there were any. */
+	private boolean takeOutput() {
+		this.protocol.lock.lock();
+		try {
+			if (!this.protocol.session.hasOutput()) {
+				return false;
+			}
+			this.out.append(this.protocol.session.output());
+			this.protocol.session.written();
+			this.protocol.changed.signalAll();
+			return true;
+		}
+		finally {
+			this.protocol.lock.unlock();
+		}
+	}
+
+	private boolean hasOutput() {
+		this.protocol.lock.lock();
+		try {
+			return this.protocol.session.hasOutput();
+		}
+		finally {
+			this.protocol.lock.unlock();
+		}
+	}
+
+	/** Writes from the wire's own thread, never blocking a selector; a stream's writer may hold the turn. */
+	void flushFromWire() {
+		try {
+			write(true);
+		}
+		catch (IOException ex) {
+			this.protocol.wire.close();
+		}
+	}
+
+	/**
+	 * Writes what the session framed if nobody else does: the wire's thread with
+	 * {@link Wire#send}, which never blocks a selector, a stream's thread with the transmitter,
+	 * which waits while the client is slow. Frames framed while the turn was being given up are
+	 * written by whoever takes it next, or by this call looking once more.
+	 */
+	private void write(boolean wireThread) throws IOException {
+		do {
+			if (!this.writing.compareAndSet(false, true)) {
+				return;
+			}
+			try {
+				while (takeOutput()) {
+					if (wireThread) {
+						this.protocol.wire.send(this.out);
+					}
+					else {
+						this.out.flush();
+					}
+				}
+			}
+			finally {
+				this.writing.set(false);
+			}
+		}
+		while (hasOutput());
+	}
+
+	/**
+	 * Takes the turn for good to write the last frames (a {@code GOAWAY}), the connection closing
+	 * after them.
+	 * @return the output holding them, or {@code null} when a stream's writer holds the turn
+	 */
+	ConnectionOutput takeLast() {
+		if (!this.writing.compareAndSet(false, true)) {
+			return null;
+		}
+		takeOutput();
+		return this.out;
+	}
+
+}

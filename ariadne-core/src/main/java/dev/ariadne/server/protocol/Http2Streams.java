@@ -1,0 +1,155 @@
+package dev.ariadne.server.protocol;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.ariadne.http.Headers;
+import dev.ariadne.http.RequestHead;
+import dev.ariadne.http2.Abuse;
+import dev.ariadne.http2.ErrorCode;
+import dev.ariadne.http2.EventRate;
+import dev.ariadne.http2.Http2Limits;
+import dev.ariadne.http2.SessionListener;
+import dev.ariadne.server.stats.Defence;
+
+/**
+ * The streams of an {@link Http2Protocol}'s connection whose exchange has begun and not ended,
+ * and what its session says of them: a request starts an exchange on the model's pool, content,
+ * trailers and resets reach it, and the streams the client resets are counted (Rapid Reset).
+ * Everything here runs under the protocol's lock: the session's events on the wire's own thread,
+ * the rest on the thread that holds it.
+ */
+final class Http2Streams implements SessionListener {
+
+	private final Http2Protocol protocol;
+
+	private final Map<Integer, Http2Stream> exchanges = new HashMap<>();
+
+	/** As many exchanges as the client may have streams: a reset stream counts until its exchange ends. */
+	private final int maxExchanges;
+
+	/**
+	 * Streams the client reset before their response ended: beyond {@code http2.max-resets} in
+	 * the rate window the connection ends with {@code ENHANCE_YOUR_CALM} (Rapid Reset).
+	 */
+	private final EventRate resets;
+
+	private boolean calmDown;
+
+	Http2Streams(Http2Protocol protocol, Http2Limits limits) {
+		this.protocol = protocol;
+		this.maxExchanges = limits.maxConcurrentStreams();
+		this.resets = new EventRate(limits.maxResets(), limits.rateWindowNanos());
+	}
+
+	int size() {
+		return this.exchanges.size();
+	}
+
+	boolean isEmpty() {
+		return this.exchanges.isEmpty();
+	}
+
+	void remove(Http2Stream stream) {
+		this.exchanges.remove(stream.id());
+	}
+
+	/** Resets every exchange, for a connection that closes under them. */
+	void resetAll(ErrorCode error) {
+		for (Http2Stream stream : this.exchanges.values()) {
+			stream.resetBy(error);
+		}
+	}
+
+	@Override
+	public void request(int streamId, RequestHead head, boolean endStream) {
+		if (this.calmDown) {
+			// the connection ends once this input is read: nothing more runs for it
+			return;
+		}
+		if (this.exchanges.size() >= this.maxExchanges) {
+			// the session counts open streams; this counts the exchanges that still cost a worker
+			this.protocol.context.registry().defended(Defence.HTTP2_STREAMS, false);
+			this.protocol.session.reset(streamId, ErrorCode.REFUSED_STREAM);
+			return;
+		}
+		Http2Stream stream = new Http2Stream(this.protocol, streamId, head, endStream, this.protocol.wire.now());
+		this.exchanges.put(streamId, stream);
+		if (!this.protocol.wire.fork(stream::dispatch)) {
+			this.exchanges.remove(streamId);
+			stream.refused();
+		}
+	}
+
+	@Override
+	public void headersTooLarge(int streamId, boolean endStream) {
+		Headers headers = new Headers().add("content-length", "0");
+		this.protocol.session.writeHeaders(streamId, 431, headers, true);
+		if (!endStream) {
+			this.protocol.session.reset(streamId, ErrorCode.NO_ERROR);
+		}
+	}
+
+	@Override
+	public void data(int streamId, ByteBuffer content, boolean endStream) {
+		Http2Stream stream = this.exchanges.get(streamId);
+		if (stream == null) {
+			// the exchange ended and stopped reading: nothing waits for it
+			this.protocol.session.consumed(streamId, content.remaining());
+			return;
+		}
+		stream.body().received(content, endStream);
+		this.protocol.changed.signalAll();
+	}
+
+	@Override
+	public void trailers(int streamId, Headers trailers) {
+		Http2Stream stream = this.exchanges.get(streamId);
+		if (stream != null) {
+			stream.body().ended(trailers);
+			this.protocol.changed.signalAll();
+		}
+	}
+
+	@Override
+	public void reset(int streamId, ErrorCode error, boolean byPeer) {
+		Http2Stream stream = this.exchanges.get(streamId);
+		if (stream != null) {
+			stream.resetBy(error);
+			this.protocol.changed.signalAll();
+			if (byPeer) {
+				countReset();
+			}
+		}
+	}
+
+	/** The defence a session's connection error stands for. */
+	static Defence defence(Abuse abuse) {
+		return switch (abuse) {
+			case CONTROL_FRAMES -> Defence.HTTP2_CONTROL_FRAMES;
+			case PROVOKED_RESETS -> Defence.HTTP2_PROVOKED_RESETS;
+			case HEADER_BLOCK -> Defence.HTTP2_HEADER_BLOCK;
+		};
+	}
+
+	/** A client reset a stream whose exchange had not ended: too many in the window end the connection. */
+	private void countReset() {
+		if (this.resets.exceeded(this.protocol.wire.now()) && !this.calmDown) {
+			this.calmDown = true;
+			this.protocol.context.registry().defended(Defence.HTTP2_RAPID_RESET, false);
+			this.protocol.session.fail(ErrorCode.ENHANCE_YOUR_CALM, "Too many streams reset");
+		}
+	}
+
+	@Override
+	public void writable(int streamId) {
+		this.protocol.changed.signalAll();
+	}
+
+	@Override
+	public void goAway(int lastStreamId, ErrorCode error) {
+		// the client opens no more streams and closes once its own are answered
+	}
+
+}
