@@ -34,8 +34,8 @@ import dev.ariadne.server.stats.ServerStats;
  * <p>Usage: {@code java dev.ariadne.ChildServer key=value...}, with {@code model} (an
  * {@code io-model} value), {@code grace} (the grace period in milliseconds), and optionally
  * {@code header-timeout} and {@code keep-alive-timeout} (in milliseconds), {@code backlog},
- * {@code queue-capacity}, {@code threads}, {@code budget} (the buffer budget) and
- * {@code max-body-size} (in bytes).
+ * {@code queue-capacity}, {@code threads}, {@code budget} (the buffer budget),
+ * {@code max-body-size} (in bytes) and {@code http2} ({@code true} to serve h2c as well).
  *
  * <p>Routes: {@code GET /hello}; {@code GET /overflow} recurses until a
  * {@link StackOverflowError}; {@code GET /oom} fills the heap until an {@link OutOfMemoryError};
@@ -77,6 +77,9 @@ public final class ChildServer {
 		}
 		if (options.containsKey("threads")) {
 			config.maxThreads(Integer.parseInt(options.get("threads")));
+		}
+		if (Boolean.parseBoolean(options.get("http2"))) {
+			config.http2Enabled(true);
 		}
 		if (options.containsKey("budget")) {
 			config.bufferBudget(Long.parseLong(options.get("budget")));
@@ -188,6 +191,10 @@ public final class ChildServer {
 				.append(stats.defences(defence, true)).append('\n');
 		}
 		text.append("open=").append(stats.openConnections()).append('\n');
+		text.append("h2c=").append(stats.connections("h2c")).append('\n');
+		text.append("busy=").append(stats.pool().busyWorkers()).append('\n');
+		text.append("queued=").append(stats.pool().queued()).append('\n');
+		text.append("streams=").append(stats.http2ActiveStreams()).append('\n');
 		text.append("accepted=").append(stats.acceptedConnections()).append('\n');
 		text.append("buffers=").append(stats.buffersUsed()).append('\n');
 		text.append("peakBuffers=").append(peakBuffers.get()).append('\n');

@@ -1,10 +1,10 @@
 package dev.ariadne.server.protocol;
 
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ariadne.server.connection.ConnectionOutput;
+import dev.ariadne.server.stats.Defence;
 
 /**
  * Writes what an {@link Http2Protocol}'s session frames, one thread at a time: a stream's thread
@@ -49,13 +49,13 @@ final class Http2Output {
 	}
 
 	/**
-	 * Waits, on a stream's thread, until what the session framed is below {@link Http2Protocol#OUTPUT_HIGH},
-	 * writing it itself when nobody else does.
-	 * @throws IOException if the connection failed, or nothing was written within the write
-	 * timeout
+	 * Waits, on a stream's thread, until what the session framed is below
+	 * {@link Http2Protocol#OUTPUT_HIGH}, writing it itself when nobody else does.
+	 * @param stream the stream that waits, whose {@link Http2Stream#waitLimit} bounds the wait
+	 * @throws IOException if the connection failed, or nothing was written within the limit
 	 */
-	void awaitOutputRoom() throws IOException {
-		long deadline = System.nanoTime() + this.protocol.writeTimeoutNanos;
+	void awaitOutputRoom(Http2Stream stream) throws IOException {
+		long start = System.nanoTime();
 		while (true) {
 			this.protocol.lock.lock();
 			try {
@@ -63,11 +63,19 @@ final class Http2Output {
 					return;
 				}
 				if (this.writing.get()) {
-					long left = deadline - System.nanoTime();
+					stream.waitingForClient(true);
+					long limit = stream.waitLimit(start);
+					long left = limit - System.nanoTime();
 					if (left <= 0) {
+						if (limit - start < this.protocol.writeTimeoutNanos) {
+							// cut short while the pool is starved: the client holds workers others need
+							this.protocol.context.registry().defended(Defence.SLOW_READER, true);
+							this.protocol.streams.slowReader();
+							throw new IOException("The client read nothing within the low-resources stall timeout");
+						}
 						throw new IOException("The client read nothing within the write timeout");
 					}
-					this.protocol.changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+					this.protocol.changed.awaitNanos(Math.min(left, Http2Stream.RECHECK_NANOS));
 					continue;
 				}
 			}
@@ -76,6 +84,7 @@ final class Http2Output {
 				throw new IOException("Interrupted while waiting to write", ex);
 			}
 			finally {
+				stream.waitingForClient(false);
 				this.protocol.lock.unlock();
 			}
 			flush();
@@ -140,11 +149,33 @@ final class Http2Output {
 					}
 				}
 			}
+			catch (IOException ex) {
+				if (!wireThread) {
+					writeFailed();
+				}
+				throw ex;
+			}
 			finally {
 				this.writing.set(false);
 			}
 		}
 		while (hasOutput());
+	}
+
+	/**
+	 * A stream's writer could not write the connection's frames (the client read nothing within
+	 * the write limit, or the connection failed): no stream of the connection can be answered, so
+	 * all of them end, those waiting for a worker without running, instead of each waiting its
+	 * turn to fail the same way.
+	 */
+	private void writeFailed() {
+		this.protocol.lock.lock();
+		try {
+			this.protocol.streams.slowReader();
+		}
+		finally {
+			this.protocol.lock.unlock();
+		}
 	}
 
 	/**

@@ -23,6 +23,7 @@ import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
+import dev.ariadne.server.routing.Route;
 
 /**
  * HTTP/2 on a connection (RFC 9113), the same in every I/O model, over an {@link Http2Session}:
@@ -409,9 +410,13 @@ public final class Http2Protocol implements Protocol {
 		}
 	}
 
+	/**
+	 * The default pool: the streams' exchanges run there unless their route names another, and the
+	 * wire's writes honour its low-resources stall timeout while it is starved.
+	 */
 	@Override
 	public String workerPool() {
-		return null;
+		return Route.DEFAULT_POOL;
 	}
 
 	@Override

@@ -14,7 +14,9 @@ import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.HttpExchange;
 import dev.ariadne.server.connection.ResponseEncoder;
 import dev.ariadne.server.pool.TaskPool;
+import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
+import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.RejectReason;
 
 /**
@@ -33,6 +35,9 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 
 	private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
+	/** How often a writer waiting for the client looks again at its limit: the pool may become starved. */
+	static final long RECHECK_NANOS = 100_000_000L;
+
 	private final Http2Protocol protocol;
 
 	private final int id;
@@ -46,6 +51,9 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	private final HttpExchange exchange;
 
 	private RouteMatch match;
+
+	/** Whether the writer waits for the client's credit or reading; under the lock. */
+	private boolean waitingForClient;
 
 	// ---- the response, on the exchange's thread
 
@@ -120,7 +128,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	}
 
 	private void run(long queued) {
-		if (wasReset()) {
+		if (wasReset() || refusedWhileClientHoldsWorkers()) {
 			// reset while it waited for a worker: its handler does not run
 			finish();
 			return;
@@ -129,6 +137,44 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		if (!this.exchange.suspended()) {
 			finish();
 		}
+	}
+
+	/**
+	 * Refuses the stream ({@code REFUSED_STREAM}, which a client may retry) instead of running
+	 * it, while its pool is starved and another stream of the connection waits for the client's
+	 * credit or reading: a client that holds one worker that way gets no more of them, and its
+	 * queued streams go by at once rather than each waiting as long (the low-resources mode then
+	 * ends the one that waits).
+	 * @return whether refused
+	 */
+	private boolean refusedWhileClientHoldsWorkers() {
+		this.protocol.lock.lock();
+		try {
+			if (!this.protocol.streams.waitingForClient()
+					|| !this.protocol.context.lowResources().starved(this.match.pool())) {
+				return false;
+			}
+			this.resetBy = ErrorCode.REFUSED_STREAM;
+			this.protocol.session.reset(this.id, ErrorCode.REFUSED_STREAM);
+			this.protocol.context.registry().defended(Defence.HTTP2_STREAMS, true);
+			return true;
+		}
+		finally {
+			this.protocol.lock.unlock();
+		}
+	}
+
+	/**
+	 * Returns whether the stream's writer waits for the client now: for credit, or for it to
+	 * read what was written.
+	 * @return whether waiting; under the lock
+	 */
+	boolean waitingForClient() {
+		return this.waitingForClient;
+	}
+
+	void waitingForClient(boolean waiting) {
+		this.waitingForClient = waiting;
 	}
 
 	/**
@@ -254,13 +300,13 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	}
 
 	/**
-	 * Frames content within the windows, waiting for credit (at most the write timeout) and for
-	 * the output to drain, and writes it.
+	 * Frames content within the windows, waiting for credit and for the output to drain (each at
+	 * most {@link #waitLimit}), and writes it.
 	 */
 	private void writeData(ByteBuffer content, boolean last) throws IOException {
-		long deadline = System.nanoTime() + this.protocol.writeTimeoutNanos;
+		long start = System.nanoTime();
 		while (true) {
-			this.protocol.output.awaitOutputRoom();
+			this.protocol.output.awaitOutputRoom(this);
 			this.protocol.lock.lock();
 			try {
 				if (this.resetBy != null) {
@@ -274,7 +320,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 					this.endSent = last;
 				}
 				else if (queued == 0) {
-					awaitCredit(deadline);
+					awaitCredit(start);
 					continue;
 				}
 			}
@@ -288,22 +334,48 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		}
 	}
 
+	/**
+	 * Returns when a wait for the client that began at {@code start} ends: after
+	 * {@code http2.write-timeout}, or after the low-resources stall timeout while the stream's
+	 * pool is starved (a client that reads slowly then gives back the worker it holds). Asked
+	 * again as the wait goes on, since the pool may become starved meanwhile.
+	 * @param start when the wait began
+	 * @return the {@link System#nanoTime()} at which it ends
+	 */
+	long waitLimit(long start) {
+		long limit = start + this.protocol.writeTimeoutNanos;
+		RouteMatch routed = this.match;
+		long stall = this.protocol.wire.stallNanos((routed != null) ? routed.pool() : Route.DEFAULT_POOL, true);
+		return (stall == Long.MAX_VALUE) ? limit : Math.min(limit, start + stall);
+	}
+
 	/** Waits, holding the lock, for flow-control credit; resets the stream when none comes in time. */
-	private void awaitCredit(long deadline) throws IOException {
+	private void awaitCredit(long start) throws IOException {
+		this.waitingForClient = true;
 		try {
 			while (this.protocol.session.writable(this.id) == 0 && this.resetBy == null) {
-				long left = deadline - System.nanoTime();
+				long limit = waitLimit(start);
+				long left = limit - System.nanoTime();
 				if (left <= 0) {
 					this.resetBy = ErrorCode.CANCEL;
 					this.protocol.session.reset(this.id, ErrorCode.CANCEL);
-					throw new IOException("The client gave no flow-control credit within the write timeout");
+					boolean lowResources = limit - start < this.protocol.writeTimeoutNanos;
+					this.protocol.context.registry().defended(Defence.SLOW_READER, lowResources);
+					if (lowResources) {
+						this.protocol.streams.slowReader();
+					}
+					throw new IOException("The client gave no flow-control credit within "
+							+ (lowResources ? "the low-resources stall timeout" : "the write timeout"));
 				}
-				this.protocol.changed.awaitNanos(left);
+				this.protocol.changed.awaitNanos(Math.min(left, RECHECK_NANOS));
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IOException("Interrupted while waiting for flow-control credit", ex);
+		}
+		finally {
+			this.waitingForClient = false;
 		}
 	}
 

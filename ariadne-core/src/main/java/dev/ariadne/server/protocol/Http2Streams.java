@@ -55,6 +55,34 @@ final class Http2Streams implements SessionListener {
 		this.exchanges.remove(stream.id());
 	}
 
+	/**
+	 * The connection's client read nothing, or gave no flow-control credit, while the server was
+	 * short of workers (or a write to it failed): it holds workers others wait for, and no stream
+	 * of it can be answered. Every stream ends (those waiting for a worker never run) and the
+	 * connection is closed, as an HTTP/1.1 connection whose client reads nothing is: a
+	 * {@code GOAWAY} would wait for the same client.
+	 */
+	void slowReader() {
+		resetAll(ErrorCode.CANCEL);
+		this.calmDown = true;
+		this.protocol.session.fail(ErrorCode.ENHANCE_YOUR_CALM, "No flow-control credit while the server is short of workers");
+		this.protocol.changed.signalAll();
+		this.protocol.wire.abort();
+	}
+
+	/**
+	 * Returns whether a stream's writer waits for the client now (its credit, or its reading).
+	 * @return whether one does
+	 */
+	boolean waitingForClient() {
+		for (Http2Stream stream : this.exchanges.values()) {
+			if (stream.waitingForClient()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** Resets every exchange, for a connection that closes under them. */
 	void resetAll(ErrorCode error) {
 		for (Http2Stream stream : this.exchanges.values()) {

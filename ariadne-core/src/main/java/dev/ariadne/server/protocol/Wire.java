@@ -256,4 +256,11 @@ public interface Wire {
 	 */
 	void close();
 
+	/**
+	 * Closes the connection from any thread, whatever it is doing, telling the protocol
+	 * ({@link Protocol#abort}): for a protocol whose exchanges run on other threads (HTTP/2)
+	 * and find the connection unusable.
+	 */
+	void abort();
+
 }

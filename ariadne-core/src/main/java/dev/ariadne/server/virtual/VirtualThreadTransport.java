@@ -30,6 +30,8 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 
 	private final PoolEntry<InterruptedException> entry = this::enter;
 
+	private final StreamThreads streams;
+
 	/**
 	 * Creates the transport.
 	 * @param context what the server's connections share
@@ -41,6 +43,7 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 				new Permits(context.config().maxThreads(), context.config().queueCapacity(), context.registry()), first);
 		this.virtualThreads = VirtualThreads.factory("ariadne-" + this.config.name() + "-vthread-",
 				"ariadne.server.io-model=virtual-threads", "ariadne.server.io-model=event-loop (or blocking)");
+		this.streams = new StreamThreads(this.virtualThreads, this.pool);
 	}
 
 	@Override
@@ -61,11 +64,13 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 		}
 	}
 
-	/** A virtual thread per multiplexed stream, which takes a permit for its exchange. */
+	/**
+	 * A virtual thread per multiplexed stream, which takes a permit for its exchange; no more of
+	 * them at once than permits, the rest waiting as tasks ({@link StreamThreads}).
+	 */
 	@Override
 	protected boolean fork(Runnable task) {
-		this.virtualThreads.newThread(task).start();
-		return true;
+		return this.streams.submit(task);
 	}
 
 	@Override
@@ -116,6 +121,25 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 
 		void exit() {
 			this.semaphore.release();
+		}
+
+		/** Counts a stream that waits for a thread; {@code false} when too many requests wait already. */
+		boolean queue() {
+			if (this.waiting.incrementAndGet() > this.queueCapacity) {
+				this.waiting.decrementAndGet();
+				return false;
+			}
+			return true;
+		}
+
+		/** A stream that waited got its thread. */
+		void unqueue() {
+			this.waiting.decrementAndGet();
+			this.dequeued.incrementAndGet();
+		}
+
+		int max() {
+			return this.max;
 		}
 
 		@Override
