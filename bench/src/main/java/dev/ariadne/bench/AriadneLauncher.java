@@ -82,6 +82,7 @@ final class AriadneLauncher {
 			case "keep-alive.release-threshold" -> config.keepAliveReleaseThreshold(Double.parseDouble(value));
 			case "max-connections" -> config.maxConnections(Integer.parseInt(value));
 			case "selectors" -> config.selectors(Integer.parseInt(value));
+			case "http2.enabled" -> config.http2Enabled(Boolean.parseBoolean(value));
 			case "pools.compute.threads" -> this.computeThreads = Integer.parseInt(value);
 			case "pools.compute.queue-capacity" -> this.computeQueue = Integer.parseInt(value);
 			case "diagnosis.enabled" -> this.diagnosis = Boolean.parseBoolean(value);

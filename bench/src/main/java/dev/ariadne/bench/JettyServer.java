@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -41,6 +42,12 @@ final class JettyServer {
 			http.addCustomizer(secure);
 			connector = new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"),
 					new HttpConnectionFactory(http));
+		}
+		else if (BenchH2c.enabled()) {
+			// HTTP/1.1 and h2c (prior knowledge or Upgrade) on one port, as Boot's Jetty factory does
+			HttpConfiguration http = new HttpConfiguration();
+			connector = new ServerConnector(server, new HttpConnectionFactory(http),
+					new HTTP2CServerConnectionFactory(http));
 		}
 		else {
 			connector = new ServerConnector(server);

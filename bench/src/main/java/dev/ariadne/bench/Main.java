@@ -15,7 +15,7 @@ public final class Main {
 			  netty   <port>                   Netty, HttpServerCodec, epoll when available
 			  ariadne <port> [key=value ...]   Ariadne core, no Spring; keys (ariadne.server.*): io-model,
 			                                   threads.max, keep-alive.release-threshold, max-connections,
-			                                   selectors
+			                                   selectors, http2.enabled
 			  idle    <port> <n> <seconds>     open n keep-alive connections, one request each, hold them
 			  fairness <port> <conns> <seconds> per-connection request loops; who got served, how soon
 			  report  <results.tsv>            print the markdown tables for a run's results

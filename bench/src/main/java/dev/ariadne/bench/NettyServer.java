@@ -41,17 +41,17 @@ import io.netty.util.ReferenceCountUtil;
 /**
  * Netty as a tuned deployment would run it: epoll when available (NIO otherwise), default
  * event-loop count (2 × cores), TCP_NODELAY, {@link HttpServerCodec}, keep-alive, one flush
- * per read batch. fib(30) runs on a separate executor of one thread per core, never on an
+ * per read batch; with {@link BenchH2c} also h2c on the same port ({@link NettyH2c}). fib(30) runs on a separate executor of one thread per core, never on an
  * event loop.
  */
 final class NettyServer {
 
-	private static final AsciiString TEXT = AsciiString.cached(Routes.TEXT);
+	static final AsciiString TEXT = AsciiString.cached(Routes.TEXT);
 
-	private static final AsciiString JSON = AsciiString.cached(Routes.JSON);
+	static final AsciiString JSON = AsciiString.cached(Routes.JSON);
 
 	/** The Date header, refreshed once a second by an event loop. */
-	private static volatile String date = DateFormatter.format(new Date());
+	static volatile String date = DateFormatter.format(new Date());
 
 	private NettyServer() {
 	}
@@ -70,7 +70,12 @@ final class NettyServer {
 			.childHandler(new ChannelInitializer<SocketChannel>() {
 				@Override
 				protected void initChannel(SocketChannel channel) {
-					channel.pipeline().addLast(new HttpServerCodec(), new RoutesHandler(compute));
+					if (BenchH2c.enabled()) {
+						NettyH2c.configure(channel.pipeline(), compute, new RoutesHandler(compute));
+					}
+					else {
+						channel.pipeline().addLast(new HttpServerCodec(), new RoutesHandler(compute));
+					}
 				}
 			});
 		Channel channel = bootstrap.bind("127.0.0.1", port).sync().channel();

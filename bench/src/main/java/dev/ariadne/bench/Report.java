@@ -27,12 +27,14 @@ final class Report {
 	private static final String BASELINE = "@base";
 
 	/**
-	 * The Spring Boot peers and the TLS peers, by server name, that get a ratio column when a
-	 * run measured them.
+	 * The Spring Boot peers, the TLS peers and the h2c peers, by server name, that get a ratio
+	 * column when a run measured them.
 	 */
 	private static final List<Map.Entry<String, String>> SPRING_PEERS = List.of(Map.entry("spring-mvc", "Spring MVC"),
 			Map.entry("spring-mvc-jetty", "Spring MVC Jetty"), Map.entry("webflux-netty", "WebFlux Netty"),
-			Map.entry("tomcat-tls", "Tomcat TLS"), Map.entry("jetty-tls", "Jetty TLS"));
+			Map.entry("tomcat-tls", "Tomcat TLS"), Map.entry("jetty-tls", "Jetty TLS"),
+			Map.entry("netty-h2c", "Netty h2c"), Map.entry("jetty-h2c", "Jetty h2c"), Map.entry("tomcat-h2c", "Tomcat h2c"),
+			Map.entry("spring-mvc-h2c", "Spring MVC h2c"));
 
 	private final Map<String, Map<String, Map<String, List<Double>>>> values = new LinkedHashMap<>();
 

@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.coyote.http2.Http2Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
@@ -47,6 +48,10 @@ final class TomcatServer {
 			certificate.setCertificateKeystoreType("PKCS12");
 			ssl.addCertificate(certificate);
 			connector.addSslHostConfig(ssl);
+		}
+		if (BenchH2c.enabled()) {
+			// h2c by prior knowledge or Upgrade beside HTTP/1.1, as Boot's Tomcat factory does
+			connector.addUpgradeProtocol(new Http2Protocol());
 		}
 		tomcat.setConnector(connector);
 		Context context = tomcat.addContext("", baseDir.toString());
