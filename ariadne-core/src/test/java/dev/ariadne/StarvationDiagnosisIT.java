@@ -79,6 +79,48 @@ class StarvationDiagnosisIT {
 	}
 
 	@Test
+	void http2ConnectionsOwningBlockingWorkersAreThreadPerConnectionAndTheEventLoopServesTheirStreams()
+			throws Exception {
+		// the seed's story over HTTP/2: in blocking, each h2 connection owns a worker for its frames
+		// and its streams queue behind the connections for the others
+		start(IoModel.BLOCKING, (config) -> config.maxThreads(4).http2Enabled(true),
+				Route.get("/", (request, response) -> response.send("Hello")));
+		for (int i = 0; i < 6; i++) {
+			Http2RawClient client = track(Http2RawClient.connect(this.server.port()));
+			client.get(1, "/").get(3, "/").flush();
+		}
+		Verdict verdict = awaitCause(Cause.THREAD_PER_CONNECTION);
+		assertThat(verdict.evidence()).startsWith("4 of 4 workers each own a connection until it closes")
+			.contains("4 HTTP/2 connections among them, each owning a worker for its frames while its streams wait "
+					+ "for others")
+			.contains("connections or streams waiting for a worker");
+		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
+			.first().isEqualTo(tuple("ariadne.server.io-model", "event-loop"));
+		this.server.stop();
+		this.resources.forEach((resource) -> {
+			try {
+				resource.close();
+			}
+			catch (Exception ex) {
+				// closing anyway
+			}
+		});
+		this.resources.clear();
+		// the advice applied: the same 4 workers serve every stream of every connection
+		start(IoModel.EVENT_LOOP, (config) -> config.maxThreads(4).http2Enabled(true),
+				Route.get("/", (request, response) -> response.send("Hello")));
+		List<Http2RawClient> served = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			Http2RawClient client = track(Http2RawClient.connect(this.server.port()));
+			client.get(1, "/").get(3, "/").flush();
+			served.add(client);
+		}
+		for (Http2RawClient client : served) {
+			assertThat(client.statuses(2, Duration.ofSeconds(10)).values()).containsOnly(200);
+		}
+	}
+
+	@Test
 	void handlersComputingOnEveryCoreWhileEveryClientIsServedInTurnAreCpuSaturatedNotStarved() throws Exception {
 		int threads = 2 * Runtime.getRuntime().availableProcessors();
 		start(IoModel.EVENT_LOOP, (config) -> config.maxThreads(threads),

@@ -108,7 +108,7 @@ class AdviceIsASettingTest {
 									Observation o = new Observation(pool, pool.equals("default"), config, 4, 4, 16,
 											(int) connections[0], connections[1], connections[1], 100, connections[2],
 											Duration.ofSeconds(18), samples, window, 5, cpu[0], cpu[1], 2, queue[0],
-											(long) queue[1], false);
+											(long) queue[1], false, 0);
 									Finding finding = Rules.decide(o);
 									if (finding != null) {
 										findings.add(finding);

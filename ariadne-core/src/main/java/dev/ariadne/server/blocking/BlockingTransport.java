@@ -82,12 +82,18 @@ public final class BlockingTransport extends SocketTransport<WorkerPool> {
 		this.releasing.updateAndGet((releasing) -> Math.max(0, releasing - 1));
 	}
 
-	/** Connections still queued never got a worker, and nothing of theirs was read: 503. */
+	/**
+	 * Connections still queued never got a worker, and nothing of theirs was read: 503. A queued
+	 * HTTP/2 stream is dropped: its connection, which has a worker, is closed with the others, and
+	 * its protocol resets the streams that never ran.
+	 */
 	@Override
 	protected void stopTaking() {
 		for (Runnable pending : this.pool.shutdownAndDrainQueue()) {
-			((Serve) pending).connection.reject(Answers.SHUTTING_DOWN, 0);
-			this.context.registry().rejected(RejectReason.SHUTTING_DOWN);
+			if (pending instanceof Serve serve) {
+				serve.connection.reject(Answers.SHUTTING_DOWN, 0);
+				this.context.registry().rejected(RejectReason.SHUTTING_DOWN);
+			}
 		}
 	}
 

@@ -221,11 +221,14 @@ public final class Diagnosis {
 				? this.stats.averageIdleTime() : Duration.ZERO;
 		long capacity = defaultPool ? value(this.stats.acceptQueueCapacity()) : -1;
 		PoolTracker.QueueWindow queue = tracker.queueWindow(queued, pool.dequeued());
+		// in blocking, an HTTP/2 connection owns a worker for its frames while its streams queue
+		int http2 = (saturated && defaultPool && this.config.ioModel() == IoModel.BLOCKING)
+				? this.stats.connections("h2") + this.stats.connections("h2c") : 0;
 		return new Observation(pool.name(), defaultPool, this.config, busy, max, queued, open, depth, recentDepth(),
 				capacity, defaultPool ? overflows : -1, idle, samples,
 				tracker.routeWindow(this.stats.routeWork(pool.name())),
 				tracker.windowSeconds((int) INTERVAL.toSeconds()), this.cpu.processCores(), this.cpu.machineBusy(),
-				this.cores, queue.averageQueued(), queue.dequeued(), tracker.verdict().starved());
+				this.cores, queue.averageQueued(), queue.dequeued(), tracker.verdict().starved(), http2);
 	}
 
 	/** Classifies what the pool's workers are doing, sampling at most {@link #MAX_SAMPLED_THREADS}. */

@@ -37,12 +37,14 @@ import dev.ariadne.server.stats.RouteWork;
  * does not count them
  * @param starvedNow whether the pool's verdict is starved now, for the hysteresis of
  * {@link #served()}
+ * @param http2Connections the listener's open HTTP/2 connections (h2 and h2c), counted for the
+ * blocking model's own pool when it is saturated; else 0
  */
 record Observation(String pool, boolean defaultPool, ServerConfig config, int busy, int max, int queued,
 		int openConnections, long acceptQueueDepth, long acceptQueueDepthRecent, long acceptQueueCapacity,
 		long overflows, Duration averageIdle, Samples samples, List<RouteWork> routeWindow, int windowSeconds,
 		double processCores, double machineBusy, int cores, double averageQueued, long dequeuedInWindow,
-		boolean starvedNow) {
+		boolean starvedNow, int http2Connections) {
 
 	/**
 	 * The longest an item may wait for a worker, as the window shows it, for the pool to count

@@ -161,8 +161,10 @@ final class Rules {
 			doing.add(s.handedOff() + " waiting for a route pool to run its handler");
 		}
 		String sampled = doing.isEmpty() ? "" : " (sampled: " + String.join("; ", doing) + ")";
+		String http2 = (o.http2Connections() > 0) ? "; " + count(o.http2Connections(), "HTTP/2 connections")
+				+ " among them, each owning a worker for its frames while its streams wait for others" : "";
 		String evidence = o.busy() + " of " + o.max() + " workers each own a connection until it closes" + sampled
-				+ "; " + count(o.queued(), "connections") + " waiting for a worker, " + movement(o);
+				+ http2 + "; " + waiting(o) + " waiting for a worker, " + movement(o);
 		List<Advice> advice = new ArrayList<>();
 		advice.add(new Advice(PREFIX + "io-model", "event-loop", "a connection then holds a worker only while one "
 				+ "of its requests runs, never between requests: the " + o.max() + " workers serve the " + o.demand()
@@ -181,6 +183,14 @@ final class Rules {
 		}
 		slowReadAdvice(o, advice);
 		return new Finding(Cause.THREAD_PER_CONNECTION, evidence, advice);
+	}
+
+	/** What waits for a worker in the blocking model: connections, and HTTP/2 streams when there are some. */
+	private static String waiting(Observation o) {
+		if (o.http2Connections() == 0) {
+			return count(o.queued(), "connections");
+		}
+		return (o.queued() == 1) ? "1 connection or stream" : o.queued() + " connections or streams";
 	}
 
 	/** How the queue moved over the window, for evidence: {@code none given one over the last 5 s}. */

@@ -17,6 +17,9 @@ final class StackClassifier {
 
 	private static final String HTTP1_BODY = "dev.ariadne.server.protocol.Http1Body";
 
+	/** The protocol of an HTTP/2 connection, whose own thread reads frames while its streams run elsewhere. */
+	private static final String HTTP2_PROTOCOL = "dev.ariadne.server.protocol.Http2Protocol";
+
 	private static final String[] SERVER_PACKAGES = { CONNECTION, "dev.ariadne.server.blocking.",
 			"dev.ariadne.server.eventloop.", "dev.ariadne.server.virtual.", "dev.ariadne.server.internal.",
 			"dev.ariadne.server.pool.", TRANSPORT, "dev.ariadne.server.protocol.",
@@ -94,6 +97,11 @@ final class StackClassifier {
 			}
 			else if (type.equals(TRANSPORT + "SocketWriter") && method.equals("transmit")) {
 				return Activity.Kind.CLIENT_WRITE;
+			}
+			else if (type.equals(HTTP2_PROTOCOL) && method.equals("fill")) {
+				// an HTTP/2 connection's own thread waiting for frames: no client is slow, the
+				// connection holds the worker as an idle keep-alive connection does
+				return Activity.Kind.IDLE_CONNECTION;
 			}
 			else if (type.equals(HTTP1_BODY)) {
 				// a handler's thread waiting for more of a body the client sends slowly

@@ -58,6 +58,19 @@ class RulesTest {
 	}
 
 	@Test
+	void http2ConnectionsOwningBlockingWorkersAreNamedInTheEvidence() {
+		Finding finding = Rules.decide(observation(STARVED, 4, 4, 30).queue(30, 0).http2Connections(4)
+			.samples(new Samples(4, 0, 0, 0, 0, 0, null, null, null, 0, null, 0))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
+		assertThat(finding.evidence()).contains("4 HTTP/2 connections among them, each owning a worker for its frames "
+				+ "while its streams wait for others")
+			.contains("30 connections or streams waiting for a worker");
+		assertThat(finding.advice().get(0)).extracting(Advice::property, Advice::value)
+			.containsExactly("ariadne.server.io-model", "event-loop");
+	}
+
+	@Test
 	void aBlockingWorkerWaitingForARoutePoolIsNotADownstream() {
 		Finding finding = Rules.decide(observation(STARVED, 4, 4, 16).queue(16, 0)
 			.samples(new Samples(4, 0, 0, 0, 0, 0, null, null, null, 0, null, 0, 4))
@@ -311,6 +324,8 @@ class RulesTest {
 
 		private boolean starvedNow;
 
+		private int http2Connections;
+
 		Builder(ServerConfig config, int busy, int max, int queued) {
 			this.config = config;
 			this.busy = busy;
@@ -346,6 +361,11 @@ class RulesTest {
 			return this;
 		}
 
+		Builder http2Connections(int connections) {
+			this.http2Connections = connections;
+			return this;
+		}
+
 		Builder starvedNow() {
 			this.starvedNow = true;
 			return this;
@@ -367,7 +387,7 @@ class RulesTest {
 			return new Observation("default", true, this.config, this.busy, this.max, this.queued, this.open,
 					this.depth, this.depth, this.capacity, this.overflows, this.idle, this.samples, this.routes, 5,
 					this.processCores, this.machineBusy, 2, (this.averageQueued >= 0) ? this.averageQueued : this.queued,
-					this.dequeued, this.starvedNow);
+					this.dequeued, this.starvedNow, this.http2Connections);
 		}
 
 	}
