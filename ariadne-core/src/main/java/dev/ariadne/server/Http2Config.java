@@ -1,7 +1,6 @@
 package dev.ariadne.server;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * What a listener that serves HTTP/2 allows its clients ({@code ariadne.server.http2.*}): the
@@ -56,17 +55,13 @@ public record Http2Config(int maxConcurrentStreams, int initialWindowSize, int c
 				"positive, or unset to follow request.max-header-size");
 		require(maxControlFrames >= 1, "max-control-frames", maxControlFrames, "at least 1");
 		require(maxResets >= 1, "max-resets", maxResets, "at least 1");
-		Objects.requireNonNull(rateWindow, "ariadne.server.http2.rate-window");
-		require(!rateWindow.isNegative() && !rateWindow.isZero(), "rate-window", rateWindow, "greater than 0");
-		Objects.requireNonNull(writeTimeout, "ariadne.server.http2.write-timeout");
-		require(!writeTimeout.isNegative() && !writeTimeout.isZero(), "write-timeout", writeTimeout,
-				"greater than 0");
+		ServerConfig.requirePositive("http2.rate-window", rateWindow);
+		ServerConfig.requirePositive("http2.write-timeout", writeTimeout);
 	}
 
 	private static void require(boolean valid, String property, Object value, String allowed) {
 		if (!valid) {
-			throw new IllegalArgumentException(
-					"ariadne.server.http2." + property + " must be " + allowed + ", but was " + value);
+			throw ServerConfig.invalid("http2." + property, value, allowed);
 		}
 	}
 

@@ -257,14 +257,14 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		}
 	}
 
-	private static void requirePositive(String property, Duration value) {
+	static void requirePositive(String property, Duration value) {
 		Objects.requireNonNull(value, property);
 		if (value.isNegative() || value.isZero()) {
 			throw invalid(property, value, "greater than 0");
 		}
 	}
 
-	private static IllegalArgumentException invalid(String property, Object value, String allowed) {
+	static IllegalArgumentException invalid(String property, Object value, String allowed) {
 		return new IllegalArgumentException(
 				"ariadne.server." + property + " must be " + allowed + ", but was " + value);
 	}

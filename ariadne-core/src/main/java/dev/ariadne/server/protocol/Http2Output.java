@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.ariadne.server.connection.ConnectionOutput;
-import dev.ariadne.server.stats.Defence;
 
 /**
  * Writes what an {@link Http2Protocol}'s session frames, one thread at a time: a stream's thread
@@ -69,8 +68,7 @@ final class Http2Output {
 					if (left <= 0) {
 						if (limit - start < this.protocol.writeTimeoutNanos) {
 							// cut short while the pool is starved: the client holds workers others need
-							this.protocol.context.registry().defended(Defence.SLOW_READER, true);
-							this.protocol.streams.slowReader();
+							this.protocol.streams.cutSlowReader();
 							throw new IOException("The client read nothing within the low-resources stall timeout");
 						}
 						throw new IOException("The client read nothing within the write timeout");
@@ -171,7 +169,7 @@ final class Http2Output {
 	private void writeFailed() {
 		this.protocol.lock.lock();
 		try {
-			this.protocol.streams.slowReader();
+			this.protocol.streams.closeAll();
 		}
 		finally {
 			this.protocol.lock.unlock();

@@ -37,9 +37,10 @@ import dev.ariadne.server.routing.Route;
  * a stream's, holds {@link #lock}; waits for flow-control credit, for request content and for
  * the output to drain are on its {@link #changed} condition, which every change signals. One
  * thread at a time writes what the session framed ({@link Http2Output}), and the exchanges of
- * its streams are kept, with what the session says of them, by {@link Http2Streams}. The protocol stays {@link Phase#READING} until the
- * connection closes, but for the time a client that does not read leaves the wire's output
- * backlogged ({@link Phase#FLUSHING}): nothing more is read from it meanwhile.
+ * its streams are kept, with what the session says of them, by {@link Http2Streams}. The
+ * protocol stays {@link Phase#READING} until the connection closes, but for the time a client
+ * that does not read leaves the wire's output backlogged ({@link Phase#FLUSHING}): nothing more
+ * is read from it meanwhile.
  */
 public final class Http2Protocol implements Protocol {
 
@@ -54,6 +55,9 @@ public final class Http2Protocol implements Protocol {
 	final Wire wire;
 
 	final ConnectionContext context;
+
+	/** {@code h2} when TLS chose it by ALPN, else {@code h2c}: the handshake is over by now. */
+	private final String name;
 
 	final ReentrantLock lock = new ReentrantLock();
 
@@ -96,6 +100,7 @@ public final class Http2Protocol implements Protocol {
 	public Http2Protocol(Wire wire) {
 		this.wire = wire;
 		this.context = wire.context();
+		this.name = ALPN_ID.equals(wire.applicationProtocol()) ? ALPN_ID : "h2c";
 		ServerConfig config = this.context.config();
 		this.idleOut = new ConnectionOutput(wire.transmitter(), this.context.outputBuffers());
 		this.writeTimeoutNanos = config.http2().writeTimeout().toNanos();
@@ -162,7 +167,7 @@ public final class Http2Protocol implements Protocol {
 
 	@Override
 	public String name() {
-		return ALPN_ID.equals(this.wire.applicationProtocol()) ? ALPN_ID : "h2c";
+		return this.name;
 	}
 
 	@Override
@@ -370,10 +375,6 @@ public final class Http2Protocol implements Protocol {
 			this.lock.unlock();
 		}
 	}
-
-
-
-
 
 	/** Sends the GOAWAY the session queued for a connection error, then closes. */
 	private void closeAfterGoAway() {

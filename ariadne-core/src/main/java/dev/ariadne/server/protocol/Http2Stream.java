@@ -148,10 +148,13 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	 * @return whether refused
 	 */
 	private boolean refusedWhileClientHoldsWorkers() {
+		if (!this.protocol.context.lowResources().starved(this.match.pool())) {
+			// the usual case: no lock taken, no stream looked at
+			return false;
+		}
 		this.protocol.lock.lock();
 		try {
-			if (!this.protocol.streams.waitingForClient()
-					|| !this.protocol.context.lowResources().starved(this.match.pool())) {
+			if (!this.protocol.streams.waitingForClient()) {
 				return false;
 			}
 			this.resetBy = ErrorCode.REFUSED_STREAM;
@@ -360,9 +363,11 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 					this.resetBy = ErrorCode.CANCEL;
 					this.protocol.session.reset(this.id, ErrorCode.CANCEL);
 					boolean lowResources = limit - start < this.protocol.writeTimeoutNanos;
-					this.protocol.context.registry().defended(Defence.SLOW_READER, lowResources);
 					if (lowResources) {
-						this.protocol.streams.slowReader();
+						this.protocol.streams.cutSlowReader();
+					}
+					else {
+						this.protocol.context.registry().defended(Defence.SLOW_READER, false);
 					}
 					throw new IOException("The client gave no flow-control credit within "
 							+ (lowResources ? "the low-resources stall timeout" : "the write timeout"));

@@ -56,18 +56,24 @@ final class Http2Streams implements SessionListener {
 	}
 
 	/**
-	 * The connection's client read nothing, or gave no flow-control credit, while the server was
-	 * short of workers (or a write to it failed): it holds workers others wait for, and no stream
-	 * of it can be answered. Every stream ends (those waiting for a worker never run) and the
-	 * connection is closed, as an HTTP/1.1 connection whose client reads nothing is: a
-	 * {@code GOAWAY} would wait for the same client.
+	 * No stream of the connection can be answered (a write to its client failed): the connection
+	 * is closed now, and its protocol resets every stream ({@link Http2Protocol#abort}), so those
+	 * waiting for a worker never run; nothing more starts meanwhile. A {@code GOAWAY} would wait
+	 * for the same client.
 	 */
-	void slowReader() {
-		resetAll(ErrorCode.CANCEL);
+	void closeAll() {
 		this.calmDown = true;
-		this.protocol.session.fail(ErrorCode.ENHANCE_YOUR_CALM, "No flow-control credit while the server is short of workers");
-		this.protocol.changed.signalAll();
 		this.protocol.wire.abort();
+	}
+
+	/**
+	 * The connection's client read nothing, or gave no flow-control credit, within the
+	 * low-resources stall timeout while its pool was starved: it holds workers others wait for,
+	 * so it is cut off as an HTTP/1.1 client that reads nothing is, all its streams with it.
+	 */
+	void cutSlowReader() {
+		this.protocol.context.registry().defended(Defence.SLOW_READER, true);
+		closeAll();
 	}
 
 	/**

@@ -105,17 +105,17 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 			if (this.semaphore.tryAcquire()) {
 				return true;
 			}
-			if (this.waiting.incrementAndGet() > this.queueCapacity) {
-				this.waiting.decrementAndGet();
+			if (!queue()) {
 				return false;
 			}
 			try {
 				this.semaphore.acquire();
 			}
-			finally {
+			catch (InterruptedException ex) {
 				this.waiting.decrementAndGet();
+				throw ex;
 			}
-			this.dequeued.incrementAndGet();
+			unqueue();
 			return true;
 		}
 
@@ -123,7 +123,7 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 			this.semaphore.release();
 		}
 
-		/** Counts a stream that waits for a thread; {@code false} when too many requests wait already. */
+		/** Counts a request or stream that waits; {@code false} when too many wait already. */
 		boolean queue() {
 			if (this.waiting.incrementAndGet() > this.queueCapacity) {
 				this.waiting.decrementAndGet();
@@ -132,7 +132,7 @@ public final class VirtualThreadTransport extends SocketTransport<VirtualThreadT
 			return true;
 		}
 
-		/** A stream that waited got its thread. */
+		/** One that waited got its permit or thread. */
 		void unqueue() {
 			this.waiting.decrementAndGet();
 			this.dequeued.incrementAndGet();
