@@ -195,6 +195,29 @@ public abstract class AbstractProtocolIT {
 	}
 
 	@Test
+	void sendsTheHandlersTrailersAfterTheLastChunkLeavingOutTheForbiddenAndInvalidOnes() throws IOException {
+		RawClient client = connect();
+		for (String target : List.of("/trailers", "/trailers?send")) {
+			RawResponse response = client.exchange(get(target));
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.bodyText()).isEqualTo(ConformanceRoutes.HELLO);
+			// a response with trailers is chunked, even one whose length send() knows
+			assertThat(response.framing()).isEqualTo(Framing.CHUNKED);
+			assertThat(response.header("Content-Length")).isNull();
+			assertThat(response.trailer("X-Checksum")).isEqualTo("c0ffee");
+			assertThat(response.trailers()).extracting(RawResponse.Field::name).containsExactly("X-Checksum");
+		}
+		// HEAD has no content, so no trailers; the connection goes on
+		RawResponse head = client.send("HEAD /trailers HTTP/1.1\r\nHost: localhost\r\n\r\n").readHeadResponse();
+		assertThat(head.status()).isEqualTo(200);
+		assertThat(head.trailers()).isEmpty();
+		assertOk(client.exchange(get("/hello")), ConformanceRoutes.HELLO);
+		// HTTP/1.0 has no chunks to carry them: the handler is told at once
+		RawResponse old = connect().exchange("GET /trailers HTTP/1.0\r\nHost: localhost\r\n\r\n");
+		assertThat(old.bodyText()).isEqualTo("refused: An HTTP/1.0 response cannot carry trailer fields");
+	}
+
+	@Test
 	void decodesChunkedBodyArrivingInSeparateWrites() throws IOException {
 		RawClient client = connect();
 		client.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n");

@@ -85,6 +85,25 @@ final class ConformanceRoutes {
 					response.send(body);
 				}),
 				Route.post("/ignore-body", (request, response) -> response.send("ignored")),
+				Route.get("/trailers", (request, response) -> {
+					try {
+						response.trailers(() -> new Headers().add("X-Checksum", "c0ffee")
+							.add("Content-Type", "text/html")
+							.add("X-Bad", "a\r\nInjected: yes"));
+					}
+					catch (IllegalStateException ex) {
+						response.send("refused: " + ex.getMessage());
+						return;
+					}
+					response.header("Trailer", "X-Checksum");
+					if (request.queryParam("send") != null) {
+						response.send(HELLO);
+						return;
+					}
+					try (OutputStream out = response.outputStream()) {
+						out.write(HELLO.getBytes(StandardCharsets.UTF_8));
+					}
+				}),
 				Route.get("/stream", (request, response) -> stream(response.outputStream(), 0,
 						Integer.parseInt(request.queryParam("size")))),
 				Route.get("/stream-gated", (request, response) -> {

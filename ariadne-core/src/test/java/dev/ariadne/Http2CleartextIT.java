@@ -80,6 +80,24 @@ class Http2CleartextIT {
 		response.send("slow " + Thread.currentThread().getName());
 	});
 
+	private final Route requestTrailers = Route.post("/request-trailers", (request, response) -> {
+		byte[] body = request.bodyBytes(1 << 20);
+		response.send(body.length + " " + request.trailers().get("x-request"));
+	});
+
+	private final Route trailers = Route.get("/trailers", (request, response) -> {
+		response.trailers(() -> new dev.ariadne.http.Headers().add("grpc-status", "0")
+			.add("Content-Length", "99")
+			.add("X-Checksum", request.queryParam("sum")));
+		if (request.queryParam("send") != null) {
+			response.send("with trailers");
+			return;
+		}
+		try (var out = response.outputStream()) {
+			out.write("with trailers".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		}
+	});
+
 	@AfterEach
 	void stop() throws Exception {
 		if (this.client != null) {
@@ -131,6 +149,36 @@ class Http2CleartextIT {
 		for (int i = 0; i < size; i += 1 << 20) {
 			assertThat(content[i]).isEqualTo(chunk[i % chunk.length]);
 		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void aResponseEndsWithTheHandlersTrailersInAHeadersFrame(IoModel model) throws Exception {
+		start(model, true);
+		for (String target : List.of("/trailers?sum=1", "/trailers?sum=2&send")) {
+			ContentResponse response = this.client.GET(uri(target));
+			assertThat(response.getStatus()).isEqualTo(200);
+			assertThat(response.getContentAsString()).isEqualTo("with trailers");
+			assertThat(response.getHeaders().get("content-length")).isNull();
+			assertThat(response.getTrailers()).isNotNull();
+			assertThat(response.getTrailers().get("grpc-status")).isEqualTo("0");
+			assertThat(response.getTrailers().get("x-checksum")).isEqualTo(target.substring(14, 15));
+			// framing fields never go in trailers (RFC 9110 §6.5.1)
+			assertThat(response.getTrailers().get("content-length")).isNull();
+		}
+		// the request's own trailers reach the handler once it has read the content; the content
+		// fits one frame, because Jetty 12.1's client sends the trailers right after the first
+		// DATA frame of a larger one, which RFC 9113 §8.1 makes a malformed request (reset)
+		ContentResponse echoed = this.client.POST(uri("/request-trailers"))
+			.body(new BytesRequestContent(new byte[10_000]))
+			.trailersSupplier(() -> org.eclipse.jetty.http.HttpFields.build().put("x-request", "sent last"))
+			.send();
+		assertThat(echoed.getStatus()).isEqualTo(200);
+		assertThat(echoed.getContentAsString()).isEqualTo("10000 sent last");
+		// a HEAD response has no content and so no trailers: the stream ends with its HEADERS
+		ContentResponse head = this.client.newRequest(uri("/trailers?sum=3")).method("HEAD").send();
+		assertThat(head.getStatus()).isEqualTo(200);
+		assertThat(head.getTrailers() == null || head.getTrailers().size() == 0).isTrue();
 	}
 
 	@ParameterizedTest
@@ -200,7 +248,8 @@ class Http2CleartextIT {
 
 	private void start(IoModel model, boolean http2) throws Exception {
 		this.server = Servers.start(model, (config) -> config.http2Enabled(http2).maxThreads(32), this.hello,
-				this.digest, this.large, this.slow);
+				this.digest, this.large, this.slow, this.trailers,
+				this.requestTrailers);
 		HTTP2Client h2 = new HTTP2Client();
 		// the smallest windows a client may keep, so that the server waits for credit both ways
 		h2.setInitialSessionRecvWindow(65535);

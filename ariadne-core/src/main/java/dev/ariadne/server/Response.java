@@ -1,6 +1,7 @@
 package dev.ariadne.server;
 
 import java.io.OutputStream;
+import java.util.function.Supplier;
 
 import dev.ariadne.http.Headers;
 
@@ -75,6 +76,20 @@ public interface Response {
 	 * @return the body stream
 	 */
 	OutputStream outputStream();
+
+	/**
+	 * Sends trailer fields after the content: HTTP/1.1 chunks end with them, an HTTP/2 stream
+	 * with a {@code HEADERS} frame. A response with trailers is always delimited by the protocol,
+	 * so its {@code Content-Length} is not sent. The supplier is called once, on the thread that
+	 * ends the body; fields RFC 9110 §6.5.1 keeps out of trailers, and invalid ones, are left out
+	 * ({@link dev.ariadne.http.TrailerFields}). Naming them in a {@code Trailer} field is the
+	 * application's choice. A response without content ({@code HEAD}, 204, 304) sends none.
+	 * @param trailers what to send, called when the body ends; {@code null} for none
+	 * @return this response
+	 * @throws IllegalStateException if the response is committed, or the request's protocol
+	 * cannot carry trailers (HTTP/1.0)
+	 */
+	Response trailers(Supplier<Headers> trailers);
 
 	/**
 	 * Returns whether the head has been encoded.

@@ -43,6 +43,7 @@ import jakarta.servlet.http.Part;
 
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.HttpParseException;
+import dev.ariadne.http.Version;
 import dev.ariadne.server.Request;
 
 /**
@@ -441,7 +442,9 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public boolean isTrailerFieldsReady() {
-		return this.input.isFinished() || this.core.header("Transfer-Encoding") == null;
+		// HTTP/2 trailers end the stream; HTTP/1.1 ones only a chunked body
+		return this.input.isFinished()
+				|| (this.core.version() != Version.HTTP_2 && this.core.header("Transfer-Encoding") == null);
 	}
 
 	// ---- headers, cookies, locales

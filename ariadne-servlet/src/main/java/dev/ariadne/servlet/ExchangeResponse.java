@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.SessionTrackingMode;
@@ -23,6 +24,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.http.Version;
 import dev.ariadne.server.Response;
 
 /**
@@ -79,6 +81,8 @@ final class ExchangeResponse implements HttpServletResponse {
 	private String errorMessage;
 
 	private Cookie sessionCookie;
+
+	private Supplier<Map<String, String>> trailerFields;
 
 	ExchangeResponse(ServletExchange exchange, Response core) {
 		this.exchange = exchange;
@@ -185,6 +189,22 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (this.exchange.request().input().framingLost()) {
 			this.core.header("Connection", "close");
 		}
+		Supplier<Map<String, String>> trailerFields = this.trailerFields;
+		if (trailerFields != null) {
+			this.core.trailers(() -> trailers(trailerFields.get()));
+		}
+	}
+
+	private static Headers trailers(Map<String, String> fields) {
+		Headers trailers = new Headers();
+		if (fields != null) {
+			fields.forEach((name, value) -> {
+				if (name != null && value != null) {
+					trailers.add(name, value);
+				}
+			});
+		}
+		return trailers;
 	}
 
 	/**
@@ -646,6 +666,22 @@ final class ExchangeResponse implements HttpServletResponse {
 	}
 
 	@Override
+	public void setTrailerFields(Supplier<Map<String, String>> supplier) {
+		if (isCommitted()) {
+			throw new IllegalStateException("Cannot set trailer fields: the response is already committed");
+		}
+		if (this.exchange.request().core().version() == Version.HTTP_1_0) {
+			throw new IllegalStateException("Cannot set trailer fields: an HTTP/1.0 response cannot carry them");
+		}
+		this.trailerFields = supplier;
+	}
+
+	@Override
+	public Supplier<Map<String, String>> getTrailerFields() {
+		return this.trailerFields;
+	}
+
+	@Override
 	public boolean isCommitted() {
 		return this.headCommitted || this.suspended;
 	}
@@ -666,6 +702,7 @@ final class ExchangeResponse implements HttpServletResponse {
 		this.charset = null;
 		this.locale = null;
 		this.contentLength = -1;
+		this.trailerFields = null;
 		this.outputMode = MODE_NONE;
 		this.writer = null;
 		this.encoder = null;

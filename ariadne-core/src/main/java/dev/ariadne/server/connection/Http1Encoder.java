@@ -12,7 +12,7 @@ import dev.ariadne.server.internal.DateClock;
 /**
  * HTTP/1.1's {@link ResponseEncoder}: a status line and fields as text into the connection's
  * output, {@code Content-Length} or {@code Transfer-Encoding: chunked} (small writes gathered
- * into one chunk), {@code Connection: close} when the connection ends after the response, and
+ * into one chunk, trailers after the last), {@code Connection: close} when the connection ends after the response, and
  * the server's answers ({@link Answers}). One per connection, reused by its responses.
  */
 final class Http1Encoder implements ResponseEncoder {
@@ -124,10 +124,23 @@ final class Http1Encoder implements ResponseEncoder {
 	}
 
 	@Override
-	public void end() throws IOException {
+	public void end(Headers trailers) throws IOException {
 		if (this.chunked) {
 			emitGathered();
-			this.out.append(LAST_CHUNK);
+			if (trailers == null || trailers.isEmpty()) {
+				this.out.append(LAST_CHUNK);
+			}
+			else {
+				ConnectionOutput out = this.out;
+				out.append("0\r\n");
+				for (int i = 0; i < trailers.size(); i++) {
+					out.append(trailers.name(i));
+					out.append(": ");
+					out.append(trailers.value(i));
+					out.appendCrlf();
+				}
+				out.appendCrlf();
+			}
 			this.chunked = false;
 		}
 	}

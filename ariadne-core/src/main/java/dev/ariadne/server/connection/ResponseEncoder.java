@@ -68,10 +68,13 @@ public interface ResponseEncoder {
 	void flush() throws IOException;
 
 	/**
-	 * Ends the content (the last chunk, the end of the stream); the head was written.
+	 * Ends the content (the last chunk, the end of the stream), with trailer fields when there
+	 * are some; the head was written with {@link Framing#DELIMITED}.
+	 * @param trailers the fields to send after the content, valid and allowed in a trailer
+	 * section; {@code null} or empty for none
 	 * @throws IOException if the connection failed
 	 */
-	void end() throws IOException;
+	void end(Headers trailers) throws IOException;
 
 	/**
 	 * Writes a whole answer the server chose itself, in the place of a response: plain text, the

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 import dev.ariadne.http.Status;
+import dev.ariadne.http.TrailerFields;
 import dev.ariadne.http.Version;
 import dev.ariadne.server.connection.ResponseEncoder.Framing;
 import dev.ariadne.server.AsyncResponse;
@@ -44,6 +46,8 @@ final class ServerResponse implements Response {
 	private long written;
 
 	private BodyStream stream;
+
+	private Supplier<Headers> trailers;
 
 	ServerResponse(HttpExchange exchange, ResponseEncoder encoder, boolean headRequest, Version version) {
 		this.exchange = exchange;
@@ -89,6 +93,16 @@ final class ServerResponse implements Response {
 	}
 
 	@Override
+	public Response trailers(Supplier<Headers> trailers) {
+		checkNotCommitted();
+		if (this.version == Version.HTTP_1_0) {
+			throw new IllegalStateException("An HTTP/1.0 response cannot carry trailer fields");
+		}
+		this.trailers = trailers;
+		return this;
+	}
+
+	@Override
 	public void send(byte[] body) {
 		checkNotCommitted();
 		try {
@@ -96,6 +110,9 @@ final class ServerResponse implements Response {
 			if (this.framing != Framing.NONE && body.length > 0) {
 				this.encoder.content(body, 0, body.length);
 				this.written = body.length;
+			}
+			if (this.framing == Framing.DELIMITED) {
+				endDelimited();
 			}
 		}
 		catch (IOException ex) {
@@ -148,6 +165,7 @@ final class ServerResponse implements Response {
 		checkNotCommitted();
 		this.headers.clear();
 		this.stream = null;
+		this.trailers = null;
 		this.status = status.code();
 		this.committed = true;
 		this.keepAlive = false;
@@ -189,6 +207,10 @@ final class ServerResponse implements Response {
 		if (status.forbidsContent()) {
 			this.framing = Framing.NONE;
 		}
+		else if (this.trailers != null) {
+			// the trailers follow the content, so the protocol delimits it (chunked, or frames)
+			this.framing = Framing.DELIMITED;
+		}
 		else if (!streaming) {
 			this.framing = Framing.LENGTH;
 			this.declaredLength = length;
@@ -206,6 +228,13 @@ final class ServerResponse implements Response {
 		if (this.headRequest) {
 			this.framing = Framing.NONE;
 		}
+	}
+
+	/** Ends delimited content, calling the application's trailer supplier on this thread. */
+	private void endDelimited() throws IOException {
+		Supplier<Headers> trailers = this.trailers;
+		this.trailers = null;
+		this.encoder.end((trailers != null) ? TrailerFields.sendable(trailers.get()) : null);
 	}
 
 	private static boolean isDigits(String value) {
@@ -276,7 +305,7 @@ final class ServerResponse implements Response {
 				}
 				this.ended = true;
 				if (response.framing == Framing.DELIMITED) {
-					response.encoder.end();
+					response.endDelimited();
 				}
 			}
 			return response.framing != Framing.LENGTH || response.written == response.declaredLength;

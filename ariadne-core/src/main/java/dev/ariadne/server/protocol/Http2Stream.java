@@ -298,8 +298,25 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	}
 
 	@Override
-	public void end() throws IOException {
-		writeData(EMPTY.duplicate(), true);
+	public void end(Headers trailers) throws IOException {
+		if (trailers == null || trailers.isEmpty()) {
+			writeData(EMPTY.duplicate(), true);
+			return;
+		}
+		this.protocol.lock.lock();
+		try {
+			if (this.resetBy != null) {
+				throw new IOException("The stream was reset (" + this.resetBy + ")");
+			}
+			if (!this.protocol.session.writeTrailers(this.id, trailers)) {
+				throw new IOException("The stream can no longer be written");
+			}
+			this.endSent = true;
+		}
+		finally {
+			this.protocol.lock.unlock();
+		}
+		this.protocol.output.flush();
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.ariadne.server.routing;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
@@ -60,6 +61,11 @@ final class RecordingResponse implements Response {
 	@Override
 	public void send(String body) {
 		send(body.getBytes(StandardCharsets.UTF_8));
+	}
+
+	@Override
+	public Response trailers(Supplier<Headers> trailers) {
+		throw new UnsupportedOperationException("trailers");
 	}
 
 	@Override

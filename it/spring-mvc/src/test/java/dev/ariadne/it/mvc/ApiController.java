@@ -110,6 +110,21 @@ class ApiController {
 		return (body != null) ? body : new byte[0];
 	}
 
+	/**
+	 * Reads the content and its trailers, and answers with trailers of its own: the request's
+	 * {@code x-request} trailer echoed, and the content's length.
+	 */
+	@PostMapping(path = "/trailers")
+	void trailers(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		byte[] body = request.getInputStream().readAllBytes();
+		boolean ready = request.isTrailerFieldsReady();
+		Map<String, String> received = request.getTrailerFields();
+		response.setTrailerFields(() -> Map.of("x-echo", String.valueOf(received.get("x-request")), "x-length",
+				Integer.toString(body.length)));
+		response.setContentType(MediaType.TEXT_PLAIN_VALUE);
+		response.getWriter().write("ready=" + ready + " supplier=" + (response.getTrailerFields() != null));
+	}
+
 	@GetMapping(path = "/protocol", produces = MediaType.TEXT_PLAIN_VALUE)
 	String protocol(HttpServletRequest request) {
 		return request.getProtocol() + " " + request.getScheme() + " secure=" + request.isSecure() + " connection="

@@ -11,6 +11,7 @@ import dev.ariadne.server.IoModel;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A Spring MVC application with Boot's {@code server.http2.enabled=true}, in every model,
  * against Jetty's HTTP/2 client with prior knowledge (h2c): controllers, request and response
  * content larger than the flow-control windows, error pages and an async result answer over
- * streams, the servlet API reports {@code HTTP/2.0} and its connection {@code h2c} with the stream
+ * streams, trailers go both ways through the servlet API (over chunks too), the servlet API reports {@code HTTP/2.0} and its connection {@code h2c} with the stream
  * id, and HTTP/1.1 is still served on the port.
  */
 @ParameterizedClass(name = "{0}")
@@ -87,6 +88,29 @@ class Http2IT {
 			.send();
 		assertThat(echoed.getStatus()).isEqualTo(200);
 		assertThat(echoed.getContent()).isEqualTo(body);
+	}
+
+	@Test
+	void trailersGoBothWaysThroughTheServletApi() throws Exception {
+		ContentResponse response = this.client.POST(uri("/api/trailers"))
+			// within one frame: Jetty's client sends the trailers after the first DATA frame
+			.body(new BytesRequestContent("application/octet-stream", new byte[10_000]))
+			.trailersSupplier(() -> HttpFields.build().put("x-request", "sent by the client"))
+			.timeout(30, TimeUnit.SECONDS)
+			.send();
+		assertThat(response.getStatus()).isEqualTo(200);
+		assertThat(response.getContentAsString()).isEqualTo("ready=true supplier=true");
+		assertThat(response.getTrailers().get("x-echo")).isEqualTo("sent by the client");
+		assertThat(response.getTrailers().get("x-length")).isEqualTo("10000");
+		try (RawClient http11 = RawClient.connect(this.app.port())) {
+			RawResponse chunked = http11.exchange("POST " + this.app.uri("/api/trailers").getRawPath()
+					+ " HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+					+ "3\r\nabc\r\n0\r\nX-Request: over chunks\r\n\r\n");
+			assertThat(chunked.status()).isEqualTo(200);
+			assertThat(chunked.bodyText()).isEqualTo("ready=true supplier=true");
+			assertThat(chunked.trailer("x-echo")).isEqualTo("over chunks");
+			assertThat(chunked.trailer("x-length")).isEqualTo("3");
+		}
 	}
 
 	@Test
