@@ -93,7 +93,17 @@ final class StatsView implements ServerStats {
 
 	@Override
 	public int http2ActiveStreams() {
-		return this.registry.activeStreams();
+		return this.registry.streams().active();
+	}
+
+	@Override
+	public int http2QueuedStreams() {
+		return this.registry.streams().queued();
+	}
+
+	@Override
+	public int http2ConnectionsAtStreamLimit() {
+		return this.registry.streams().atLimit();
 	}
 
 	@Override

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import dev.ariadne.server.AsyncResponse;
+import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.diagnosis.Advice;
@@ -93,7 +95,8 @@ class StarvationDiagnosisIT {
 		assertThat(verdict.evidence()).startsWith("4 of 4 workers each own a connection until it closes")
 			.contains("4 HTTP/2 connections among them, each owning a worker for its frames while its streams wait "
 					+ "for others")
-			.contains("connections or streams waiting for a worker");
+			// what waits, told apart: the 2 connections no worker reads yet, and the 8 streams of the 4 read
+			.contains("; 2 connections and 8 HTTP/2 streams waiting for a worker");
 		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
 			.first().isEqualTo(tuple("ariadne.server.io-model", "event-loop"));
 		this.server.stop();
@@ -118,6 +121,27 @@ class StarvationDiagnosisIT {
 		for (Http2RawClient client : served) {
 			assertThat(client.statuses(2, Duration.ofSeconds(10)).values()).containsOnly(200);
 		}
+	}
+
+	@Test
+	void anHttp2ConnectionWhoseStreamsAllStayOpenWhileWorkersAreFreeIsTheStreamLimit() throws Exception {
+		// event streams or long polls: each suspended exchange holds a stream, not a worker
+		List<AsyncResponse> open = new java.util.concurrent.CopyOnWriteArrayList<>();
+		Http2Config fourStreams = new Http2Config(4, 65_535, 1 << 20, 16_384, 0, 1000, 200, Duration.ofSeconds(30),
+				Duration.ofSeconds(20));
+		start(IoModel.EVENT_LOOP, (config) -> config.maxThreads(8).http2Enabled(true).http2(fourStreams),
+				Route.get("/events", (request, response) -> open.add(response.suspend())));
+		Http2RawClient client = track(Http2RawClient.connect(this.server.port()));
+		client.get(1, "/events").get(3, "/events").get(5, "/events").get(7, "/events").flush();
+		Verdict verdict = awaitCause(Cause.STREAM_LIMIT);
+		assertThat(verdict.evidence()).isEqualTo("1 HTTP/2 connection has all 4 of its streams open "
+				+ "(http2.max-concurrent-streams reached) while 8 of 8 workers are free: their clients hold further "
+				+ "requests back, unseen by the server's queue");
+		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.http2.max-concurrent-streams", "8"));
+		open.forEach(AsyncResponse::complete);
+		assertThat(client.statuses(4, Duration.ofSeconds(10)).values()).containsOnly(200);
+		awaitOk();
 	}
 
 	@Test

@@ -86,6 +86,10 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	static final String HTTP2_STREAMS_ACTIVE = "ariadne.http2.streams.active";
 
+	static final String HTTP2_STREAMS_QUEUED = "ariadne.http2.streams.queued";
+
+	static final String HTTP2_CONNECTIONS_AT_LIMIT = "ariadne.http2.connections.at.limit";
+
 	/** The protocols a connection may speak, as the {@code protocol} tag spells them. */
 	static final List<String> PROTOCOLS = List.of("http/1.1", "h2", "h2c");
 
@@ -145,6 +149,12 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 		}
 		gauge(registry, HTTP2_STREAMS_ACTIVE, "HTTP/2 streams whose exchange runs or waits for a worker, over "
 				+ "every connection", ServerStats::http2ActiveStreams, this.tags);
+		gauge(registry, HTTP2_STREAMS_QUEUED, "HTTP/2 streams waiting for a worker (a permit, in virtual-threads): "
+				+ "the part of ariadne_pool_queue_size that is streams rather than connections or HTTP/1.1 requests",
+				ServerStats::http2QueuedStreams, this.tags);
+		gauge(registry, HTTP2_CONNECTIONS_AT_LIMIT, "HTTP/2 connections with as many streams as "
+				+ "http2.max-concurrent-streams allows: their clients hold further requests back, unseen by the "
+				+ "server", ServerStats::http2ConnectionsAtStreamLimit, this.tags);
 		register(FunctionCounter.builder(CONNECTIONS_ACCEPTED, this.stats, ServerStats::acceptedConnections)
 			.description("Connections accepted")
 			.tags(this.tags)

@@ -199,6 +199,9 @@ class AriadneActuatorAutoConfigurationTest {
 			assertThat(JsonPath.<String>read(body, "$.listeners[0].listener")).isEqualTo("app");
 			int samples = JsonPath.<List<Object>>read(body, "$.listeners[0].times").size();
 			assertThat(JsonPath.<List<Object>>read(body, "$.listeners[0].connections")).hasSize(samples);
+			// without HTTP/2 its columns are there, and zero
+			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].http2Streams")).hasSize(samples).containsOnly(0);
+			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].http2Queued")).hasSize(samples).containsOnly(0);
 			assertThat(JsonPath.<String>read(body, "$.listeners[0].pools[0].pool")).isEqualTo("default");
 			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].pools[0].max")).hasSize(samples)
 				.containsOnly(200);

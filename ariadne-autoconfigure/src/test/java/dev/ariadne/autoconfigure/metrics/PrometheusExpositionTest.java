@@ -47,7 +47,8 @@ class PrometheusExpositionTest {
 					"ariadne_pool_saturation", "ariadne_pool_queue_size", "ariadne_pool_queue_capacity",
 					"ariadne_accept_queue_depth", "ariadne_accept_queue_capacity", "ariadne_connections_active",
 					"ariadne_connections_idle", "ariadne_connections_max", "ariadne_server_info",
-					"ariadne_pool_starvation", "ariadne_connections_protocol", "ariadne_http2_streams_active")) {
+					"ariadne_pool_starvation", "ariadne_connections_protocol", "ariadne_http2_streams_active",
+					"ariadne_http2_streams_queued", "ariadne_http2_connections_at_limit")) {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
 			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected",

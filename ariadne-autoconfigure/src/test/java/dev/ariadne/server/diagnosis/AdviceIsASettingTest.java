@@ -105,13 +105,15 @@ class AdviceIsASettingTest {
 						for (double[] cpu : cpus) {
 							for (long[] connections : listener) {
 								for (String pool : List.of("default", "compute")) {
-									Observation o = new Observation(pool, pool.equals("default"), config, 4, 4, 16,
-											(int) connections[0], connections[1], connections[1], 100, connections[2],
-											Duration.ofSeconds(18), samples, window, 5, cpu[0], cpu[1], 2, queue[0],
-											(long) queue[1], false, 0);
-									Finding finding = Rules.decide(o);
-									if (finding != null) {
-										findings.add(finding);
+									for (int http2 : new int[] { 0, 2 }) {
+										Observation o = new Observation(pool, pool.equals("default"), config, 4, 4, 16,
+												(int) connections[0], connections[1], connections[1], 100,
+												connections[2], Duration.ofSeconds(18), samples, window, 5, cpu[0],
+												cpu[1], 2, queue[0], (long) queue[1], false, http2, 4 * http2, 0);
+										Finding finding = Rules.decide(o);
+										if (finding != null) {
+											findings.add(finding);
+										}
 									}
 								}
 							}
@@ -119,6 +121,9 @@ class AdviceIsASettingTest {
 					}
 				}
 			}
+			// HTTP/2 connections at their stream limit while workers are free
+			findings.add(Rules.decide(new Observation("default", true, config, 1, 4, 0, 3, 0, 0, 100, 0, Duration.ZERO,
+					Samples.NONE, List.of(), 5, 0.5, 0.3, 2, 0, 0, false, 3, 0, 3)));
 		}
 		return findings;
 	}

@@ -327,14 +327,17 @@ public final class ConnectionRegistry {
 	}
 
 	/**
-	 * Returns the HTTP/2 streams over every connection whose exchange runs or waits for a
-	 * thread. Walks the connections: for a scrape, never on the request path.
-	 * @return the count
+	 * Returns what the HTTP/2 streams over every connection are doing. Walks the connections:
+	 * for a scrape or the diagnosis, never on the request path.
+	 * @return the sum over the connections
 	 */
-	public int activeStreams() {
-		int count = 0;
+	public StreamCount streams() {
+		StreamCount count = StreamCount.NONE;
 		for (TrackedConnection connection : this.connections) {
-			count += connection.activeStreams();
+			StreamCount streams = connection.streams();
+			if (streams != StreamCount.NONE) {
+				count = count.plus(streams);
+			}
 		}
 		return count;
 	}

@@ -57,12 +57,11 @@ public interface TrackedConnection {
 	}
 
 	/**
-	 * Returns the connection's HTTP/2 streams whose exchange runs or waits for a thread; any
-	 * thread.
-	 * @return the count, 0 for an HTTP/1.1 connection
+	 * Returns what the connection's HTTP/2 streams are doing; any thread.
+	 * @return the count, {@link StreamCount#NONE} for an HTTP/1.1 connection
 	 */
-	default int activeStreams() {
-		return 0;
+	default StreamCount streams() {
+		return StreamCount.NONE;
 	}
 
 }

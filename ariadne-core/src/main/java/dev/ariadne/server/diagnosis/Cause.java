@@ -22,6 +22,14 @@ public enum Cause {
 	ACCEPT_BACKLOG("accept-backlog"),
 
 	/**
+	 * HTTP/2 connections have as many streams as {@code http2.max-concurrent-streams} allows
+	 * while workers are free: their clients hold further requests back, where the server does
+	 * not see them wait (streams held by long-polls or event streams, or slow handlers). Fix:
+	 * raise {@code http2.max-concurrent-streams}.
+	 */
+	STREAM_LIMIT("stream-limit"),
+
+	/**
 	 * The workers wait on something else: a connection pool, an HTTP client, a lock. Fix: size
 	 * what they wait on, in the handler named by its route; more threads only if it can take
 	 * them. Ariadne's own hand-off to a route pool is never this cause.

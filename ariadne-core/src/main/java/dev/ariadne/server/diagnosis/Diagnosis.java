@@ -202,8 +202,9 @@ public final class Diagnosis {
 			first = false;
 		}
 		this.verdicts = List.copyOf(current);
+		boolean http2 = this.config.http2Enabled();
 		this.history.add(new History.Sample(now.toEpochMilli(), open, this.stats.idleConnections(), depth,
-				poolSamples));
+				http2 ? this.stats.http2ActiveStreams() : 0, http2 ? this.stats.http2QueuedStreams() : 0, poolSamples));
 	}
 
 	/**
@@ -222,13 +223,16 @@ public final class Diagnosis {
 		long capacity = defaultPool ? value(this.stats.acceptQueueCapacity()) : -1;
 		PoolTracker.QueueWindow queue = tracker.queueWindow(queued, pool.dequeued());
 		// in blocking, an HTTP/2 connection owns a worker for its frames while its streams queue
-		int http2 = (saturated && defaultPool && this.config.ioModel() == IoModel.BLOCKING)
-				? this.stats.connections("h2") + this.stats.connections("h2c") : 0;
+		int http2 = (saturated && defaultPool) ? this.stats.connections("h2") + this.stats.connections("h2c") : 0;
+		boolean http2Enabled = defaultPool && this.config.http2Enabled();
+		int queuedStreams = (http2Enabled && queued > 0) ? this.stats.http2QueuedStreams() : 0;
+		int atLimit = http2Enabled ? this.stats.http2ConnectionsAtStreamLimit() : 0;
 		return new Observation(pool.name(), defaultPool, this.config, busy, max, queued, open, depth, recentDepth(),
 				capacity, defaultPool ? overflows : -1, idle, samples,
 				tracker.routeWindow(this.stats.routeWork(pool.name())),
 				tracker.windowSeconds((int) INTERVAL.toSeconds()), this.cpu.processCores(), this.cpu.machineBusy(),
-				this.cores, queue.averageQueued(), queue.dequeued(), tracker.verdict().starved(), http2);
+				this.cores, queue.averageQueued(), queue.dequeued(), tracker.verdict().starved(), http2, queuedStreams,
+				atLimit);
 	}
 
 	/** Classifies what the pool's workers are doing, sampling at most {@link #MAX_SAMPLED_THREADS}. */

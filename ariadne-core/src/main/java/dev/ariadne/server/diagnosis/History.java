@@ -27,10 +27,13 @@ public record History(String listener, long intervalMillis, List<Sample> samples
 	 * @param idleConnections open connections between two requests
 	 * @param acceptQueueDepth connections waiting in the kernel's accept queue, -1 where it
 	 * cannot be read
+	 * @param http2Streams HTTP/2 streams whose exchange runs or waits for a thread, 0 without
+	 * HTTP/2
+	 * @param http2QueuedStreams of those, the streams waiting for a thread
 	 * @param pools every pool, the default one first
 	 */
 	public record Sample(long epochMillis, int openConnections, int idleConnections, long acceptQueueDepth,
-			List<PoolSample> pools) {
+			int http2Streams, int http2QueuedStreams, List<PoolSample> pools) {
 
 		/**
 		 * Copies the pools.

@@ -38,13 +38,16 @@ import dev.ariadne.server.stats.RouteWork;
  * @param starvedNow whether the pool's verdict is starved now, for the hysteresis of
  * {@link #served()}
  * @param http2Connections the listener's open HTTP/2 connections (h2 and h2c), counted for the
- * blocking model's own pool when it is saturated; else 0
+ * default pool when it is saturated; else 0
+ * @param http2QueuedStreams the HTTP/2 streams among {@code queued}, for the default pool; else 0
+ * @param http2AtLimit the listener's HTTP/2 connections at {@code http2.max-concurrent-streams},
+ * for the default pool; else 0
  */
 record Observation(String pool, boolean defaultPool, ServerConfig config, int busy, int max, int queued,
 		int openConnections, long acceptQueueDepth, long acceptQueueDepthRecent, long acceptQueueCapacity,
 		long overflows, Duration averageIdle, Samples samples, List<RouteWork> routeWindow, int windowSeconds,
 		double processCores, double machineBusy, int cores, double averageQueued, long dequeuedInWindow,
-		boolean starvedNow, int http2Connections) {
+		boolean starvedNow, int http2Connections, int http2QueuedStreams, int http2AtLimit) {
 
 	/**
 	 * The longest an item may wait for a worker, as the window shows it, for the pool to count

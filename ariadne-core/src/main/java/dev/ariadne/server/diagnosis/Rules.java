@@ -96,7 +96,7 @@ final class Rules {
 	 * @return the evidence of an ok verdict
 	 */
 	static String okEvidence(Observation o) {
-		String workers = o.busy() + " of " + o.max() + " workers busy, " + count(o.queued(), o.waitingNoun())
+		String workers = o.busy() + " of " + o.max() + " workers busy, " + queued(o)
 				+ " waiting for a worker";
 		if (!o.defaultPool()) {
 			return workers;
@@ -140,7 +140,27 @@ final class Rules {
 							+ "somaxconn (sysctl); raise it at least as far as accept-backlog"));
 			return new Finding(Cause.ACCEPT_BACKLOG, evidence, advice);
 		}
+		if (o.http2AtLimit() > 0 && o.busy() < o.max()) {
+			return streamLimit(o);
+		}
 		return null;
+	}
+
+	/**
+	 * HTTP/2 connections at their stream limit while workers are free: what their clients hold
+	 * back waits in the clients, where no queue of the server shows it.
+	 */
+	private static Finding streamLimit(Observation o) {
+		int limit = o.config().http2().maxConcurrentStreams();
+		String evidence = count(o.http2AtLimit(), "HTTP/2 connections") + ((o.http2AtLimit() == 1) ? " has" : " have")
+				+ " all " + limit + " of " + ((o.http2AtLimit() == 1) ? "its" : "their") + " streams open (http2.max-concurrent-streams reached) while " + (o.max() - o.busy()) + " of " + o.max()
+				+ " workers are free: their clients hold further requests back, unseen by the server's queue";
+		long raised = Math.min(2L * limit, Integer.MAX_VALUE);
+		List<Advice> advice = List.of(new Advice(PREFIX + "http2.max-concurrent-streams", Long.toString(raised),
+				"the limit, not the pool, holds those clients back (streams that stay open, such as event streams and "
+						+ "long polls, or slow handlers); twice the limit gives each connection room for as many again, "
+						+ "and the request content they may send stays within buffers.budget"));
+		return new Finding(Cause.STREAM_LIMIT, evidence, advice);
 	}
 
 	// ---- where the workers are
@@ -164,7 +184,7 @@ final class Rules {
 		String http2 = (o.http2Connections() > 0) ? "; " + count(o.http2Connections(), "HTTP/2 connections")
 				+ " among them, each owning a worker for its frames while its streams wait for others" : "";
 		String evidence = o.busy() + " of " + o.max() + " workers each own a connection until it closes" + sampled
-				+ http2 + "; " + waiting(o) + " waiting for a worker, " + movement(o);
+				+ http2 + "; " + queued(o) + " waiting for a worker, " + movement(o);
 		List<Advice> advice = new ArrayList<>();
 		advice.add(new Advice(PREFIX + "io-model", "event-loop", "a connection then holds a worker only while one "
 				+ "of its requests runs, never between requests: the " + o.max() + " workers serve the " + o.demand()
@@ -186,11 +206,22 @@ final class Rules {
 	}
 
 	/** What waits for a worker in the blocking model: connections, and HTTP/2 streams when there are some. */
-	private static String waiting(Observation o) {
-		if (o.http2Connections() == 0) {
-			return count(o.queued(), "connections");
+	/**
+	 * Says what waits for a worker: connections ({@code blocking}'s own pool) or requests, and
+	 * how many of them are HTTP/2 streams.
+	 */
+	static String queued(Observation o) {
+		int streams = Math.min(o.http2QueuedStreams(), o.queued());
+		if (streams == 0) {
+			return count(o.queued(), o.waitingNoun());
 		}
-		return (o.queued() == 1) ? "1 connection or stream" : o.queued() + " connections or streams";
+		if (o.waitingNoun().equals("connections")) {
+			int connections = o.queued() - streams;
+			return (connections > 0) ? count(connections, "connections") + " and " + count(streams, "HTTP/2 streams")
+					: count(streams, "HTTP/2 streams");
+		}
+		return count(o.queued(), "requests") + " (" + ((streams == o.queued()) ? "all" : streams + " of them")
+				+ " HTTP/2 streams)";
 	}
 
 	/** How the queue moved over the window, for evidence: {@code none given one over the last 5 s}. */
@@ -209,7 +240,7 @@ final class Rules {
 		String cpu = Double.isNaN(o.processCores()) ? "the machine's CPU is " + percent(o.machineBusy()) + " busy"
 				: "the process used " + String.format(Locale.ROOT, "%.1f", o.processCores()) + " of " + o.cores()
 						+ " cores";
-		String evidence = "every client is served in turn: " + count(o.queued(), o.waitingNoun())
+		String evidence = "every client is served in turn: " + queued(o)
 				+ " waiting for a worker, " + movement(o) + "; " + o.busy() + " of " + o.max() + " workers busy and "
 				+ cpu + ": the CPU is the limit, not a setting";
 		return new Finding(Verdict.Status.CPU_SATURATED, null, evidence, List.of(
@@ -231,9 +262,11 @@ final class Rules {
 
 	private static Finding slowClients(Observation o) {
 		Samples s = o.samples();
+		String http2 = (o.http2Connections() > 0 && s.writing() > 0) ? " (over HTTP/2, a stream's writer waits for "
+				+ "its client's flow-control credit; " + count(o.http2Connections(), "HTTP/2 connections") + " open)" : "";
 		String evidence = s.slowClients() + " of " + s.total() + " workers are held by slow clients: " + s.writing()
-				+ " waiting for a client to read its response, " + s.reading() + " for a client to send its request; "
-				+ count(o.queued(), o.waitingNoun()) + " waiting for a worker";
+				+ " waiting for a client to read its response" + http2 + ", " + s.reading() + " for a client to send its "
+				+ "request; " + queued(o) + " waiting for a worker";
 		List<Advice> advice = new ArrayList<>();
 		ServerConfig config = o.config();
 		if (s.reading() > 0 && config.ioModel() == IoModel.BLOCKING) {
@@ -256,6 +289,12 @@ final class Rules {
 			advice.add(new Advice(PREFIX + "keep-alive.timeout", format(SHORT_TIMEOUT), "also the longest a write may "
 					+ "make no progress while the pool is not starved: a client that stops reading frees its worker "
 					+ "after " + duration(SHORT_TIMEOUT)));
+		}
+		Duration streamWrite = config.http2().writeTimeout();
+		if (!http2.isEmpty() && streamWrite.compareTo(SHORT_TIMEOUT) > 0) {
+			advice.add(new Advice(PREFIX + "http2.write-timeout", format(SHORT_TIMEOUT), "the longest an HTTP/2 "
+					+ "stream's response waits for its client's credit or reading (" + duration(streamWrite) + " now): "
+					+ "a stream whose client stops reading frees its worker after " + duration(SHORT_TIMEOUT)));
 		}
 		slowReadAdvice(o, advice);
 		return new Finding(Cause.SLOW_CLIENTS, evidence, advice);
@@ -311,7 +350,7 @@ final class Rules {
 		String evidence = hot.route() + " took " + share + "% of the worker time of pool '" + o.pool()
 				+ "' over the last " + o.windowSeconds() + " s (" + count(hot.exchanges(), "exchanges") + ", "
 				+ millis(hot.workerNanos() / Math.max(1, hot.exchanges())) + " each); the other routes got "
-				+ count(others, "exchanges") + " through while " + count(o.queued(), o.waitingNoun())
+				+ count(others, "exchanges") + " through while " + queued(o)
 				+ " waited for a worker";
 		String name = poolName(hot.route());
 		List<Advice> advice = List.of(
@@ -344,7 +383,7 @@ final class Rules {
 		String route = (top != null && top.route().startsWith("/")) ? top.route() : null;
 		String by = (route != null) ? " (" + route + " took most of the worker time)" : "";
 		String evidence = waiting + " of " + of + " workers wait" + state + " " + where + by + "; "
-				+ count(o.queued(), o.waitingNoun()) + " waiting for a worker";
+				+ queued(o) + " waiting for a worker";
 		String waitsIn = (s.waitFrame() != null) ? s.waitFrame() : "a monitor";
 		String target = (caller != null) ? caller : "the handler";
 		List<Advice> advice = new ArrayList<>();
@@ -382,7 +421,7 @@ final class Rules {
 		String handedOff = (s.handedOff() > 0) ? ", " + s.handedOff() + " wait for a route pool to run theirs" : "";
 		String evidence = s.running() + " of " + s.total() + " workers run handler code (RUNNABLE" + in + ")" + handedOff
 				+ cpu
-				+ "; " + count(o.queued(), o.waitingNoun()) + " waiting for a worker";
+				+ "; " + queued(o) + " waiting for a worker";
 		List<Advice> advice = new ArrayList<>();
 		RouteWork top = topRoute(o.routeWindow());
 		if (top != null && top.route().startsWith("/") && o.defaultPool()) {

@@ -20,6 +20,14 @@ final class StackClassifier {
 	/** The protocol of an HTTP/2 connection, whose own thread reads frames while its streams run elsewhere. */
 	private static final String HTTP2_PROTOCOL = "dev.ariadne.server.protocol.Http2Protocol";
 
+	/** An HTTP/2 stream's exchange: its writer waits for the client's credit or for it to read. */
+	private static final String HTTP2_STREAM = "dev.ariadne.server.protocol.Http2Stream";
+
+	private static final String HTTP2_OUTPUT = "dev.ariadne.server.protocol.Http2Output";
+
+	/** An HTTP/2 stream's request content, which its handler waits for. */
+	private static final String HTTP2_STREAM_BODY = "dev.ariadne.server.protocol.Http2StreamBody";
+
 	private static final String[] SERVER_PACKAGES = { CONNECTION, "dev.ariadne.server.blocking.",
 			"dev.ariadne.server.eventloop.", "dev.ariadne.server.virtual.", "dev.ariadne.server.internal.",
 			"dev.ariadne.server.pool.", TRANSPORT, "dev.ariadne.server.protocol.",
@@ -103,9 +111,15 @@ final class StackClassifier {
 				// connection holds the worker as an idle keep-alive connection does
 				return Activity.Kind.IDLE_CONNECTION;
 			}
-			else if (type.equals(HTTP1_BODY)) {
+			else if (type.equals(HTTP1_BODY) || type.equals(HTTP2_STREAM_BODY)) {
 				// a handler's thread waiting for more of a body the client sends slowly
 				return Activity.Kind.CLIENT_READ;
+			}
+			else if ((type.equals(HTTP2_STREAM) && method.equals("awaitCredit"))
+					|| (type.equals(HTTP2_OUTPUT) && method.equals("awaitOutputRoom"))) {
+				// a stream's writer waiting for the client's flow-control credit, or for the client to
+				// read what its connection already wrote
+				return Activity.Kind.CLIENT_WRITE;
 			}
 			else if (type.equals("dev.ariadne.server.eventloop.WriteQueue") && method.equals("awaitBelowHighWater")) {
 				return Activity.Kind.CLIENT_WRITE;

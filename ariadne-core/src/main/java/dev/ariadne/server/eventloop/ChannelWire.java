@@ -16,6 +16,7 @@ import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.PoolEntry;
+import dev.ariadne.server.connection.StreamCount;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.protocol.HostedExchange;
 import dev.ariadne.server.protocol.Phase;
@@ -327,8 +328,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
-	public int activeStreams() {
-		return this.protocol.activeStreams();
+	public StreamCount streams() {
+		return this.protocol.streams();
 	}
 
 	@Override

@@ -23,6 +23,7 @@ import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
+import dev.ariadne.server.connection.StreamCount;
 import dev.ariadne.server.routing.Route;
 
 /**
@@ -171,10 +172,10 @@ public final class Http2Protocol implements Protocol {
 	}
 
 	@Override
-	public int activeStreams() {
+	public StreamCount streams() {
 		this.lock.lock();
 		try {
-			return this.streams.size();
+			return this.streams.count();
 		}
 		finally {
 			this.lock.unlock();

@@ -52,6 +52,9 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 
 	private RouteMatch match;
 
+	/** Whether the handler's turn came (past the model's entry); written once, read by a scrape. */
+	private volatile boolean started;
+
 	/** Whether the writer waits for the client's credit or reading; under the lock. */
 	private boolean waitingForClient;
 
@@ -87,6 +90,15 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 
 	int id() {
 		return this.id;
+	}
+
+	/**
+	 * Returns whether the stream's exchange got its thread: until then it waits for a worker, a
+	 * permit or a turn, and counts as queued.
+	 * @return whether started
+	 */
+	boolean started() {
+		return this.started;
 	}
 
 	Http2StreamBody body() {
@@ -128,6 +140,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	}
 
 	private void run(long queued) {
+		this.started = true;
 		if (wasReset() || refusedWhileClientHoldsWorkers()) {
 			// reset while it waited for a worker: its handler does not run
 			finish();

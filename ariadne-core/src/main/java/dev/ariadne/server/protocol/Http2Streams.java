@@ -11,6 +11,7 @@ import dev.ariadne.http2.ErrorCode;
 import dev.ariadne.http2.EventRate;
 import dev.ariadne.http2.Http2Limits;
 import dev.ariadne.http2.SessionListener;
+import dev.ariadne.server.connection.StreamCount;
 import dev.ariadne.server.stats.Defence;
 
 /**
@@ -49,6 +50,17 @@ final class Http2Streams implements SessionListener {
 
 	boolean isEmpty() {
 		return this.exchanges.isEmpty();
+	}
+
+	/** What the exchanges do: how many, how many wait for a thread, whether at the stream limit. */
+	StreamCount count() {
+		int queued = 0;
+		for (Http2Stream stream : this.exchanges.values()) {
+			if (!stream.started()) {
+				queued++;
+			}
+		}
+		return new StreamCount(this.exchanges.size(), queued, (this.exchanges.size() >= this.maxExchanges) ? 1 : 0);
 	}
 
 	void remove(Http2Stream stream) {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import javax.net.ssl.SSLSession;
 
 import dev.ariadne.server.connection.ConnectionOutput;
+import dev.ariadne.server.connection.StreamCount;
 
 /**
  * The protocol of one connection, as its {@link Wire} drives it: the wire's own thread tells it
@@ -55,12 +56,12 @@ public interface Protocol {
 	String name();
 
 	/**
-	 * Returns how many of the connection's streams have an exchange that runs or waits for a
-	 * thread, for a protocol that multiplexes them; any thread.
-	 * @return the count, 0 for a protocol of one exchange at a time
+	 * Returns what the connection's streams are doing, for a protocol that multiplexes them; any
+	 * thread.
+	 * @return the count, {@link StreamCount#NONE} for a protocol of one exchange at a time
 	 */
-	default int activeStreams() {
-		return 0;
+	default StreamCount streams() {
+		return StreamCount.NONE;
 	}
 
 	// ---- starting

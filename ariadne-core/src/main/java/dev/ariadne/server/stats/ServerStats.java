@@ -146,6 +146,26 @@ public interface ServerStats {
 	}
 
 	/**
+	 * Returns the HTTP/2 streams whose exchange waits for a thread (a worker, a permit, a turn),
+	 * over every connection: the part of the pool's queue that is streams rather than
+	 * connections or HTTP/1.1 requests.
+	 * @return the count
+	 */
+	default int http2QueuedStreams() {
+		return 0;
+	}
+
+	/**
+	 * Returns the HTTP/2 connections whose streams are as many as
+	 * {@code http2.max-concurrent-streams} allows now: their clients hold further requests back,
+	 * where the server does not see them wait.
+	 * @return the count
+	 */
+	default int http2ConnectionsAtStreamLimit() {
+		return 0;
+	}
+
+	/**
 	 * Returns the bytes the server holds now in buffers for its connections, over all of them,
 	 * as counted against its budget ({@code buffers.budget}): input buffers holding unread
 	 * request bodies and pipelined requests, and the free ones the event loop keeps for reuse

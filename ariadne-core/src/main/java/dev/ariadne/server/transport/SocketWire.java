@@ -17,6 +17,7 @@ import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.LowResources;
 import dev.ariadne.server.connection.PoolEntry;
+import dev.ariadne.server.connection.StreamCount;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.protocol.HostedExchange;
@@ -296,8 +297,8 @@ public final class SocketWire implements Wire, TrackedConnection {
 	}
 
 	@Override
-	public int activeStreams() {
-		return this.protocol.activeStreams();
+	public StreamCount streams() {
+		return this.protocol.streams();
 	}
 
 	@Override

@@ -60,14 +60,57 @@ class RulesTest {
 	@Test
 	void http2ConnectionsOwningBlockingWorkersAreNamedInTheEvidence() {
 		Finding finding = Rules.decide(observation(STARVED, 4, 4, 30).queue(30, 0).http2Connections(4)
+			.http2Streams(24, 0)
 			.samples(new Samples(4, 0, 0, 0, 0, 0, null, null, null, 0, null, 0))
 			.build());
 		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
 		assertThat(finding.evidence()).contains("4 HTTP/2 connections among them, each owning a worker for its frames "
 				+ "while its streams wait for others")
-			.contains("30 connections or streams waiting for a worker");
+			.contains("; 6 connections and 24 HTTP/2 streams waiting for a worker");
 		assertThat(finding.advice().get(0)).extracting(Advice::property, Advice::value)
 			.containsExactly("ariadne.server.io-model", "event-loop");
+	}
+
+	@Test
+	void streamsWaitingInAnEventLoopPoolAreToldApartFromTheOtherRequests() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 10).queue(10, 0).http2Streams(7, 0)
+			.samples(new Samples(4, 0, 0, 0, 4, 0, "Semaphore.acquire", "com.example.Repo.find", Thread.State.WAITING, 4, null, 0))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.BLOCKED_DOWNSTREAM);
+		assertThat(finding.evidence()).endsWith("; 10 requests (7 of them HTTP/2 streams) waiting for a worker");
+		assertThat(Rules.queued(observation(EVENT_LOOP, 4, 4, 3).http2Streams(3, 0).build()))
+			.isEqualTo("3 requests (all HTTP/2 streams)");
+	}
+
+	@Test
+	void http2ConnectionsAtTheirStreamLimitWhileWorkersAreFreeAreTheStreamLimit() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 1, 4, 0).http2Streams(0, 3).build());
+		assertThat(finding.cause()).isEqualTo(Cause.STREAM_LIMIT);
+		assertThat(finding.evidence()).isEqualTo("3 HTTP/2 connections have all 100 of their streams open "
+				+ "(http2.max-concurrent-streams reached) while 3 of 4 workers are free: their clients hold further "
+				+ "requests back, unseen by the server's queue");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.http2.max-concurrent-streams", "200"));
+		// with every worker busy the pool is the limit: its own cause, whatever the connections
+		Finding saturated = Rules.decide(observation(EVENT_LOOP, 4, 4, 5).http2Streams(5, 3)
+			.samples(new Samples(4, 0, 0, 0, 4, 0, "Semaphore.acquire", "com.example.Repo.find", Thread.State.WAITING, 4, null, 0))
+			.build());
+		assertThat(saturated.cause()).isEqualTo(Cause.BLOCKED_DOWNSTREAM);
+		assertThat(Rules.decide(observation(EVENT_LOOP, 1, 4, 0).build())).isNull();
+	}
+
+	@Test
+	void http2StreamsWaitingForTheirClientsCreditAreSlowClientsWithTheStreamWriteTimeout() {
+		Finding finding = Rules.decide(observation(EVENT_LOOP, 4, 4, 6).http2Connections(2).http2Streams(6, 0)
+			.samples(new Samples(4, 0, 0, 4, 0, 0, null, null, null, 0, null, 0))
+			.build());
+		assertThat(finding.cause()).isEqualTo(Cause.SLOW_CLIENTS);
+		assertThat(finding.evidence()).isEqualTo("4 of 4 workers are held by slow clients: 4 waiting for a client to "
+				+ "read its response (over HTTP/2, a stream's writer waits for its client's flow-control credit; 2 "
+				+ "HTTP/2 connections open), 0 for a client to send its request; 6 requests (all HTTP/2 streams) "
+				+ "waiting for a worker");
+		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
+			.contains(tuple("ariadne.server.http2.write-timeout", "5s"));
 	}
 
 	@Test
@@ -326,6 +369,10 @@ class RulesTest {
 
 		private int http2Connections;
 
+		private int http2QueuedStreams;
+
+		private int http2AtLimit;
+
 		Builder(ServerConfig config, int busy, int max, int queued) {
 			this.config = config;
 			this.busy = busy;
@@ -366,6 +413,12 @@ class RulesTest {
 			return this;
 		}
 
+		Builder http2Streams(int queued, int connectionsAtLimit) {
+			this.http2QueuedStreams = queued;
+			this.http2AtLimit = connectionsAtLimit;
+			return this;
+		}
+
 		Builder starvedNow() {
 			this.starvedNow = true;
 			return this;
@@ -387,7 +440,7 @@ class RulesTest {
 			return new Observation("default", true, this.config, this.busy, this.max, this.queued, this.open,
 					this.depth, this.depth, this.capacity, this.overflows, this.idle, this.samples, this.routes, 5,
 					this.processCores, this.machineBusy, 2, (this.averageQueued >= 0) ? this.averageQueued : this.queued,
-					this.dequeued, this.starvedNow, this.http2Connections);
+					this.dequeued, this.starvedNow, this.http2Connections, this.http2QueuedStreams, this.http2AtLimit);
 		}
 
 	}

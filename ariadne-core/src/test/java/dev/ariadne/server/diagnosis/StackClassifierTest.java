@@ -90,6 +90,40 @@ class StackClassifierTest {
 								+ "dev.ariadne.server.connection.ConnectionOutput.flush "
 								+ "com.example.Reports.download",
 						Activity.Kind.CLIENT_WRITE, null, null),
+				arguments("an HTTP/2 stream's writer waiting for the client's credit", Thread.State.TIMED_WAITING,
+						"jdk.internal.misc.Unsafe.park java.util.concurrent.locks.LockSupport.parkNanos "
+								+ "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitNanos "
+								+ "dev.ariadne.server.protocol.Http2Stream.awaitCredit "
+								+ "dev.ariadne.server.protocol.Http2Stream.writeData "
+								+ "dev.ariadne.server.protocol.Http2Stream.content "
+								+ "dev.ariadne.server.connection.ServerResponse$BodyStream.write "
+								+ "com.example.Reports.download",
+						Activity.Kind.CLIENT_WRITE, null, null),
+				arguments("an HTTP/2 stream's writer waiting for its connection's output to drain",
+						Thread.State.TIMED_WAITING,
+						"jdk.internal.misc.Unsafe.park java.util.concurrent.locks.LockSupport.parkNanos "
+								+ "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitNanos "
+								+ "dev.ariadne.server.protocol.Http2Output.awaitOutputRoom "
+								+ "dev.ariadne.server.protocol.Http2Stream.writeData "
+								+ "dev.ariadne.server.protocol.Http2Stream.content "
+								+ "dev.ariadne.server.connection.ServerResponse$BodyStream.write "
+								+ "com.example.Reports.download",
+						Activity.Kind.CLIENT_WRITE, null, null),
+				arguments("an HTTP/2 handler waiting for request content that comes slowly", Thread.State.TIMED_WAITING,
+						"jdk.internal.misc.Unsafe.park java.util.concurrent.locks.LockSupport.parkNanos "
+								+ "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitNanos "
+								+ "dev.ariadne.server.protocol.Http2StreamBody.read "
+								+ "dev.ariadne.server.protocol.Http2StreamBody.read "
+								+ "dev.ariadne.server.connection.ServerRequest$BodyStream.read "
+								+ "com.example.Upload.handle",
+						Activity.Kind.CLIENT_READ, null, null),
+				arguments("an HTTP/2 connection's own thread waiting for frames", Thread.State.RUNNABLE,
+						"*sun.nio.ch.SocketDispatcher.read0 sun.nio.ch.NioSocketImpl.read "
+								+ "dev.ariadne.server.transport.SocketInput.read "
+								+ "dev.ariadne.server.transport.SocketWire.read "
+								+ "dev.ariadne.server.protocol.Http2Protocol.fill "
+								+ "dev.ariadne.server.transport.SocketLoop.run",
+						Activity.Kind.IDLE_CONNECTION, null, null),
 				arguments("blocked on a semaphore", Thread.State.WAITING,
 						"jdk.internal.misc.Unsafe.park java.util.concurrent.locks.LockSupport.park "
 								+ "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire java.util.concurrent.Semaphore.acquire "
