@@ -186,12 +186,15 @@ final class Rules {
 		String evidence = o.busy() + " of " + o.max() + " workers each own a connection until it closes" + sampled
 				+ http2 + "; " + queued(o) + " waiting for a worker, " + movement(o);
 		List<Advice> advice = new ArrayList<>();
+		boolean streams = o.http2QueuedStreams() > 0;
+		String served = streams ? "the streams of every connection" : "the " + o.demand() + " connections' requests";
 		advice.add(new Advice(PREFIX + "io-model", "event-loop", "a connection then holds a worker only while one "
-				+ "of its requests runs, never between requests: the " + o.max() + " workers serve the " + o.demand()
-				+ " connections' requests in turn"));
+				+ "of its requests runs, never between requests: the " + o.max() + " workers serve " + served
+				+ " in turn"));
 		advice.add(new Advice(PREFIX + "threads.max", Integer.toString(spare(o.demand())),
-				"if you keep the blocking model: " + o.demand() + " connections wanted a worker (" + o.busy()
-						+ " held + " + o.queued() + " waiting), one thread each and a quarter to spare"));
+				"if you keep the blocking model: " + o.demand() + (streams ? " connections and streams" : " connections")
+						+ " wanted a worker (" + o.busy() + " held + " + o.queued() + " waiting), one thread each and a "
+						+ "quarter to spare"));
 		if (o.config().keepAliveReleaseThreshold() >= 1) {
 			advice.add(new Advice(PREFIX + "keep-alive.release-threshold", "0.75", "answers Connection: close "
 					+ "while connections wait, so that the " + o.queued() + " waiting take turns on the workers"));

@@ -67,8 +67,12 @@ class RulesTest {
 		assertThat(finding.evidence()).contains("4 HTTP/2 connections among them, each owning a worker for its frames "
 				+ "while its streams wait for others")
 			.contains("; 6 connections and 24 HTTP/2 streams waiting for a worker");
-		assertThat(finding.advice().get(0)).extracting(Advice::property, Advice::value)
-			.containsExactly("ariadne.server.io-model", "event-loop");
+		assertThat(finding.advice().get(0)).extracting(Advice::property, Advice::value, Advice::why)
+			.containsExactly("ariadne.server.io-model", "event-loop", "a connection then holds a worker only while "
+					+ "one of its requests runs, never between requests: the 4 workers serve the streams of every "
+					+ "connection in turn");
+		assertThat(finding.advice().get(1).why()).startsWith("if you keep the blocking model: 34 connections and "
+				+ "streams wanted a worker (4 held + 30 waiting)");
 	}
 
 	@Test
