@@ -93,6 +93,9 @@ public final class HeaderName {
 
 	private static final String[][] NAMES_BY_LENGTH = new String[32][];
 
+	/** The known names lower-cased, at the index of their constant in {@link #NAMES_BY_LENGTH}. */
+	private static final String[][] LOWER_BY_LENGTH = new String[32][];
+
 	static {
 		for (String name : KNOWN) {
 			int length = name.length();
@@ -109,10 +112,43 @@ public final class HeaderName {
 			grownNames[size] = name;
 			BY_LENGTH[length] = grownBucket;
 			NAMES_BY_LENGTH[length] = grownNames;
+			String[] lower = LOWER_BY_LENGTH[length];
+			String[] grownLower = new String[size + 1];
+			if (lower != null) {
+				System.arraycopy(lower, 0, grownLower, 0, size);
+			}
+			grownLower[size] = name.toLowerCase(Locale.ROOT);
+			LOWER_BY_LENGTH[length] = grownLower;
 		}
 	}
 
 	private HeaderName() {
+	}
+
+	/**
+	 * Returns a field name in lower case, as HTTP/2 sends names: for one of the constants here
+	 * (and so for the same literal in application code, which Java interns), a string made once;
+	 * for a name already in lower case, the name itself; else a new string.
+	 * @param name a field name
+	 * @return the name in lower case
+	 */
+	public static String lowerCase(String name) {
+		int length = name.length();
+		String[] names = (length < NAMES_BY_LENGTH.length) ? NAMES_BY_LENGTH[length] : null;
+		if (names != null) {
+			for (int i = 0; i < names.length; i++) {
+				if (names[i] == name) {
+					return LOWER_BY_LENGTH[length][i];
+				}
+			}
+		}
+		for (int i = 0; i < length; i++) {
+			char c = name.charAt(i);
+			if (c >= 'A' && c <= 'Z') {
+				return name.toLowerCase(Locale.ROOT);
+			}
+		}
+		return name;
 	}
 
 	/**

@@ -19,6 +19,9 @@ public final class Headers {
 
 	private int size;
 
+	/** Fields added and values replaced so far: what may need checking again. */
+	private int writes;
+
 	/**
 	 * Creates an empty list of fields.
 	 */
@@ -106,6 +109,7 @@ public final class Headers {
 		this.names[this.size] = name;
 		this.values[this.size] = value;
 		this.size++;
+		this.writes++;
 		return this;
 	}
 
@@ -121,6 +125,7 @@ public final class Headers {
 			return add(name, value);
 		}
 		this.values[index] = value;
+		this.writes++;
 		removeFrom(name, index + 1);
 		return this;
 	}
@@ -267,6 +272,16 @@ public final class Headers {
 	public String value(int index) {
 		checkIndex(index);
 		return this.values[index];
+	}
+
+	/**
+	 * Returns how many times a field was added or a value replaced in this list: when it has not
+	 * changed since every field was checked, none needs checking again. Removing fields does not
+	 * count, as it cannot make the list invalid.
+	 * @return the count, only ever growing
+	 */
+	public int writes() {
+		return this.writes;
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package dev.ariadne.http2;
 
-import java.util.Locale;
-
+import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 
 /**
@@ -62,19 +61,14 @@ public final class ResponseFields {
 	}
 
 	/**
-	 * Returns a field name in lower case: the same string when it is already, so the common case
-	 * allocates nothing.
+	 * Returns a field name in lower case: the same string when it is already, and one made once
+	 * for the server's own names ({@code Content-Type}, {@code Date}, ...), so the common case
+	 * allocates nothing and hashes a string whose hash is kept.
 	 * @param name a field name
 	 * @return the name, lower case
 	 */
 	static String lowerCase(String name) {
-		for (int i = 0; i < name.length(); i++) {
-			char c = name.charAt(i);
-			if (c >= 'A' && c <= 'Z') {
-				return name.toLowerCase(Locale.ROOT);
-			}
-		}
-		return name;
+		return HeaderName.lowerCase(name);
 	}
 
 }

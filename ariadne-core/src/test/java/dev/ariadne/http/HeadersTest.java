@@ -16,6 +16,34 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HeadersTest {
 
 	@Test
+	void writesCountsAddedFieldsAndReplacedValuesButNotRemovals() {
+		Headers headers = new Headers();
+		assertThat(headers.writes()).isZero();
+		headers.add("A", "1").add("B", "2");
+		assertThat(headers.writes()).isEqualTo(2);
+		headers.set("A", "3");
+		assertThat(headers.writes()).isEqualTo(3);
+		headers.set("C", "4");
+		assertThat(headers.writes()).isEqualTo(4);
+		headers.remove("B");
+		headers.clear();
+		assertThat(headers.writes()).isEqualTo(4);
+	}
+
+	@Test
+	void lowerCaseMakesTheServersOwnNamesOnceAndLeavesLowerCaseNamesAsTheyAre() {
+		String contentType = HeaderName.lowerCase("Content-Type");
+		assertThat(contentType).isEqualTo("content-type").isSameAs(HeaderName.lowerCase(HeaderName.CONTENT_TYPE));
+		assertThat(HeaderName.lowerCase("Date")).isEqualTo("date").isSameAs(HeaderName.lowerCase("Date"));
+		String mine = "x-mine";
+		assertThat(HeaderName.lowerCase(mine)).isSameAs(mine);
+		String built = new StringBuilder("Content-").append("Type").toString();
+		assertThat(HeaderName.lowerCase(built)).isEqualTo("content-type");
+		assertThat(HeaderName.lowerCase("X-Custom-Header-Of-A-Length-Beyond-Every-Known-One")).isEqualTo(
+				"x-custom-header-of-a-length-beyond-every-known-one");
+	}
+
+	@Test
 	void getFindsTheFirstValueWhateverTheCaseOfTheName() {
 		Headers headers = new Headers().add("Content-Type", "text/plain").add("content-type", "text/html");
 		assertThat(headers.get("CONTENT-TYPE")).isEqualTo("text/plain");

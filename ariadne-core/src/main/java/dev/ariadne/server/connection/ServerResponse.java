@@ -49,6 +49,9 @@ final class ServerResponse implements Response {
 
 	private Supplier<Headers> trailers;
 
+	/** {@link Headers#writes()} when every field was known valid: added through {@link #header}. */
+	private int validatedWrites;
+
 	ServerResponse(HttpExchange exchange, ResponseEncoder encoder, boolean headRequest, Version version) {
 		this.exchange = exchange;
 		this.encoder = encoder;
@@ -75,7 +78,11 @@ final class ServerResponse implements Response {
 	public Response header(String name, String value) {
 		checkNotCommitted();
 		Headers.validate(name, value);
+		boolean valid = this.validatedWrites == this.headers.writes();
 		this.headers.add(name, value);
+		if (valid) {
+			this.validatedWrites = this.headers.writes();
+		}
 		return this;
 	}
 
@@ -83,7 +90,11 @@ final class ServerResponse implements Response {
 	public Response contentType(String contentType) {
 		checkNotCommitted();
 		Headers.validate(HeaderName.CONTENT_TYPE, contentType);
+		boolean valid = this.validatedWrites == this.headers.writes();
 		this.headers.set(HeaderName.CONTENT_TYPE, contentType);
+		if (valid) {
+			this.validatedWrites = this.headers.writes();
+		}
 		return this;
 	}
 
@@ -197,9 +208,12 @@ final class ServerResponse implements Response {
 	private void commit(long length, boolean streaming) throws IOException {
 		// headers() hands out the list itself, so a field may have bypassed header(): check them
 		// all before anything is written, so that a bad one is refused and the response is still
-		// free to become a 500
-		for (int i = 0; i < this.headers.size(); i++) {
-			Headers.validate(this.headers.name(i), this.headers.value(i));
+		// free to become a 500; unless every field since came through header(), checked then
+		if (this.headers.writes() != this.validatedWrites) {
+			for (int i = 0; i < this.headers.size(); i++) {
+				Headers.validate(this.headers.name(i), this.headers.value(i));
+			}
+			this.validatedWrites = this.headers.writes();
 		}
 		this.committed = true;
 		Status status = Status.of(this.status);
