@@ -6,9 +6,11 @@ import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
 import dev.ariadne.server.ContentLimits;
+import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
 
+import org.springframework.boot.cloud.CloudPlatform;
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -98,6 +100,11 @@ final class AriadneServerConfigMapper {
 		map.from(keepAlive::getReleaseThreshold).to(builder::keepAliveReleaseThreshold);
 		map.from(properties.getHttp2()::isEnabled).to(builder::http2Enabled);
 		map.from(properties.getHttp2()).as(this::http2).to(builder::http2);
+		AriadneServerProperties.Forwarded forwarded = properties.getForwarded();
+		// unset: on where the platform's ingress forwards, as Boot decides for Tomcat and Jetty
+		boolean enabled = (forwarded.getEnabled() != null) ? forwarded.getEnabled() : usingForwardHeaders();
+		builder.forwarded(new ForwardedConfig(enabled,
+				(forwarded.getTrustedProxies() != null) ? forwarded.getTrustedProxies() : List.of()));
 		AriadneServerProperties.Request request = properties.getRequest();
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
@@ -110,6 +117,11 @@ final class AriadneServerConfigMapper {
 		map.from(properties.getShutdown()::getGracePeriod).as(this::defaultWithinPhase).to(builder::shutdownGracePeriod);
 		map.from(properties.getBuffers()::getBudget).as(DataSize::toBytes).to(builder::bufferBudget);
 		properties.getPools().forEach((name, pool) -> builder.pool(name, pool(name, pool)));
+	}
+
+	private boolean usingForwardHeaders() {
+		CloudPlatform platform = (this.environment != null) ? CloudPlatform.getActive(this.environment) : null;
+		return platform != null && platform.isUsingForwardHeaders();
 	}
 
 	private ServerConfig.PoolConfig pool(String name, AriadneServerProperties.Pool pool) {

@@ -2,9 +2,12 @@ package dev.ariadne.autoconfigure;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.TlsConfig;
 
@@ -65,6 +68,8 @@ public class AriadneServerProperties {
 	private final KeepAlive keepAlive = new KeepAlive();
 
 	private final Http2 http2 = new Http2();
+
+	private final Forwarded forwarded = new Forwarded();
 
 	private final Request request = new Request();
 
@@ -211,6 +216,14 @@ public class AriadneServerProperties {
 	 */
 	public Http2 getHttp2() {
 		return this.http2;
+	}
+
+	/**
+	 * Returns the forwarded-headers settings.
+	 * @return the settings
+	 */
+	public Forwarded getForwarded() {
+		return this.forwarded;
 	}
 
 	/**
@@ -463,6 +476,62 @@ public class AriadneServerProperties {
 		 */
 		public void setQueueCapacity(Integer queueCapacity) {
 			this.queueCapacity = queueCapacity;
+		}
+
+	}
+
+	/**
+	 * Forwarded headers: what a proxy in front says of the client.
+	 */
+	public static class Forwarded {
+
+		/**
+		 * Whether the client's address, scheme and host are taken from the Forwarded (RFC 7239)
+		 * or X-Forwarded-For, -Proto, -Host and -Port headers of a request from a trusted proxy.
+		 * Unset: off, except that in a Spring MVC or WebFlux app server.forward-headers-strategy
+		 * decides (native turns it on), and on a cloud platform such as Kubernetes it is on, as
+		 * Boot does for Tomcat and Jetty.
+		 */
+		private Boolean enabled;
+
+		/**
+		 * Addresses or CIDR blocks of the proxies whose forwarded headers are believed; a request
+		 * from any other peer keeps its connection's values. Default: the private, shared,
+		 * loopback and link-local ranges (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16,
+		 * 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, ::1/128, fc00::/7, fe80::/10).
+		 */
+		private List<String> trustedProxies = new ArrayList<>(ForwardedConfig.INTERNAL_PROXIES);
+
+		/**
+		 * Returns whether forwarded headers are read, {@code null} when not set.
+		 * @return whether enabled
+		 */
+		public Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether forwarded headers are read.
+		 * @param enabled whether enabled
+		 */
+		public void setEnabled(Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * Returns the trusted proxies.
+		 * @return addresses and CIDR blocks
+		 */
+		public List<String> getTrustedProxies() {
+			return this.trustedProxies;
+		}
+
+		/**
+		 * Sets the trusted proxies.
+		 * @param trustedProxies addresses and CIDR blocks
+		 */
+		public void setTrustedProxies(List<String> trustedProxies) {
+			this.trustedProxies = trustedProxies;
 		}
 
 	}

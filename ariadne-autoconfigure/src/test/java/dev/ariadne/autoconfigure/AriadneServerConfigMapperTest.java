@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
@@ -120,6 +121,21 @@ class AriadneServerConfigMapperTest {
 		properties.getHttp2().setMaxConcurrentStreams(0);
 		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
 			.withMessageStartingWith("ariadne.server.http2.max-concurrent-streams must be at least 1, but was 0");
+	}
+
+	@Test
+	void forwardedHeadersAreOffUnlessSetOrOnACloudPlatformAndABadProxyIsNamed() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		assertThat(this.mapper.map(properties, List.of()).forwarded()).isEqualTo(ForwardedConfig.DISABLED);
+		this.environment.setProperty("spring.main.cloud-platform", "kubernetes");
+		assertThat(this.mapper.map(properties, List.of()).forwarded().enabled()).isTrue();
+		properties.getForwarded().setEnabled(false);
+		assertThat(this.mapper.map(properties, List.of()).forwarded().enabled()).isFalse();
+		properties.getForwarded().setEnabled(true);
+		properties.getForwarded().setTrustedProxies(List.of("10.0.0.0/8", "proxy.internal"));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.forwarded.trusted-proxies must be an IPv4 or IPv6 address or a "
+					+ "CIDR block");
 	}
 
 	@Test

@@ -28,7 +28,7 @@ class ConfigurationMetadataTest {
 			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address", "diagnosis.enabled",
 			"http2.enabled", "http2.max-concurrent-streams", "http2.initial-window-size", "http2.connection-window-size",
 			"http2.max-frame-size", "http2.max-header-list-size", "http2.max-control-frames", "http2.max-resets",
-			"http2.rate-window", "http2.write-timeout");
+			"http2.rate-window", "http2.write-timeout", "forwarded.enabled", "forwarded.trusted-proxies");
 
 	@Test
 	void describesThreadsMaxWithItsDefault() throws IOException {
@@ -68,6 +68,8 @@ class ConfigurationMetadataTest {
 		assertThat(property("ariadne.server.http2.max-resets")).containsEntry("defaultValue", 200);
 		assertThat(property("ariadne.server.http2.rate-window")).containsEntry("defaultValue", "30s");
 		assertThat(property("ariadne.server.http2.write-timeout")).containsEntry("defaultValue", "20s");
+		assertThat(property("ariadne.server.forwarded.trusted-proxies")).containsEntry("defaultValue",
+				dev.ariadne.server.ForwardedConfig.INTERNAL_PROXIES);
 	}
 
 	@Test

@@ -59,6 +59,7 @@ import dev.ariadne.http.ParserLimits;
  * {@code h2} by ALPN, on plaintext (h2c) to one that opens with the connection preface (prior
  * knowledge) or asks to upgrade; HTTP/1.1 goes on being served on the same port
  * @param http2 what HTTP/2 clients are allowed, when it is enabled
+ * @param forwarded whether, and from which proxies, forwarded headers are believed
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
@@ -66,7 +67,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, long bufferBudget,
 		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls, ContentLimits contentLimits,
 		long minDataRate, Duration minDataRateGrace, boolean lowResourcesEnabled,
-		Duration lowResourcesStallTimeout, boolean http2Enabled, Http2Config http2) {
+		Duration lowResourcesStallTimeout, boolean http2Enabled, Http2Config http2, ForwardedConfig forwarded) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -122,6 +123,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		Objects.requireNonNull(limits, "limits");
 		Objects.requireNonNull(contentLimits, "content limits");
 		Objects.requireNonNull(http2, "http2");
+		Objects.requireNonNull(forwarded, "forwarded");
 		if (port < 0 || port > 65535) {
 			throw invalid("port", port, "between 0 and 65535");
 		}
@@ -230,6 +232,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.lowResourcesStallTimeout = this.lowResourcesStallTimeout;
 		builder.http2Enabled = this.http2Enabled;
 		builder.http2 = this.http2;
+		builder.forwarded = this.forwarded;
 		return builder;
 	}
 
@@ -299,6 +302,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private boolean http2Enabled;
 
 		private Http2Config http2 = Http2Config.DEFAULTS;
+
+		private ForwardedConfig forwarded = ForwardedConfig.DISABLED;
 
 		private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
 
@@ -451,6 +456,16 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		 */
 		public Builder http2Enabled(boolean enabled) {
 			this.http2Enabled = enabled;
+			return this;
+		}
+
+		/**
+		 * Sets whether, and from which proxies, forwarded headers are believed (default off).
+		 * @param forwarded the forwarded-headers configuration
+		 * @return this builder
+		 */
+		public Builder forwarded(ForwardedConfig forwarded) {
+			this.forwarded = Objects.requireNonNull(forwarded, "forwarded");
 			return this;
 		}
 
@@ -624,7 +639,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					this.keepAliveReleaseThreshold, this.headerTimeout, this.limits,
 					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
 					this.pools, this.tls, this.contentLimits, this.minDataRate, this.minDataRateGrace,
-					this.lowResourcesEnabled, this.lowResourcesStallTimeout, this.http2Enabled, this.http2);
+					this.lowResourcesEnabled, this.lowResourcesStallTimeout, this.http2Enabled, this.http2,
+					this.forwarded);
 		}
 
 	}

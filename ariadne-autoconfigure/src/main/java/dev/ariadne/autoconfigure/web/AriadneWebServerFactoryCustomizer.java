@@ -13,6 +13,7 @@ import dev.ariadne.autoconfigure.AriadneServerProperties;
 import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.AriadneServerSettings;
 import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
@@ -140,6 +141,7 @@ final class AriadneWebServerFactoryCustomizer
 		reconcileAddress(factory);
 		selectVirtualThreads(builder);
 		reconcileMaxHeaderSize(builder, config);
+		reconcileForwardHeaders(builder, config);
 		factory.setServerConfig(builder.build());
 		factory.setListenerName(AbstractAriadneWebServerFactory.APPLICATION_LISTENER);
 		List<Route> routes = this.settings.routes(this.properties, true);
@@ -240,6 +242,24 @@ final class AriadneWebServerFactoryCustomizer
 		if (bind("ariadne.server.io-model", String.class) == null && Threading.VIRTUAL.isActive(this.environment)) {
 			builder.ioModel(IoModel.VIRTUAL_THREADS);
 		}
+	}
+
+	/**
+	 * {@code server.forward-headers-strategy} decides when set: {@code native} reads the
+	 * forwarded headers in the server, {@code framework} leaves them to Spring's
+	 * {@code ForwardedHeaderFilter} (Boot registers it), {@code none} ignores them.
+	 */
+	private void reconcileForwardHeaders(ServerConfig.Builder builder, ServerConfig config) {
+		String strategy = bind("server.forward-headers-strategy", String.class);
+		if (strategy == null) {
+			return;
+		}
+		boolean native_ = strategy.trim().equalsIgnoreCase("native");
+		Boolean ariadne = this.properties.getForwarded().getEnabled();
+		if (ariadne != null && ariadne != native_) {
+			warnConflict("server.forward-headers-strategy", strategy, "ariadne.server.forwarded.enabled", ariadne);
+		}
+		builder.forwarded(new ForwardedConfig(native_, config.forwarded().trustedProxies()));
 	}
 
 	private void reconcileMaxHeaderSize(ServerConfig.Builder builder, ServerConfig config) {

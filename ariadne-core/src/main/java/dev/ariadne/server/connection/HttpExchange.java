@@ -16,6 +16,7 @@ import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
+import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Handler;
 import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.routing.Route;
@@ -217,6 +218,10 @@ public final class HttpExchange {
 				this.context.config().headerTimeout().toNanos());
 		this.request.match(match);
 		this.request.tlsSession(this.tlsSession);
+		ForwardedConfig forwarded = this.context.config().forwarded();
+		if (forwarded.enabled()) {
+			Forwarding.apply(forwarded, this.request, head.headers());
+		}
 		if (this.streamId > 0) {
 			this.request.stream(this.streamProtocol, this.streamId);
 		}

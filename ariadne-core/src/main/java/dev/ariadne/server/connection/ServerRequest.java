@@ -40,7 +40,7 @@ final class ServerRequest implements Request {
 
 	private final String query;
 
-	private final InetSocketAddress remote;
+	private InetSocketAddress remote;
 
 	private final InetSocketAddress local;
 
@@ -69,6 +69,9 @@ final class ServerRequest implements Request {
 
 	private Map<String, List<String>> queryParams;
 
+	/** Whether a trusted proxy said the client used {@code https}; {@code null} if it did not say. */
+	private Boolean forwardedSecure;
+
 	ServerRequest(RequestHead head, RequestBody body, InetSocketAddress remote, InetSocketAddress local,
 			BufferBudget budget, long budgetWaitNanos) {
 		this.head = head;
@@ -92,6 +95,21 @@ final class ServerRequest implements Request {
 
 	void match(RouteMatch match) {
 		this.match = match;
+	}
+
+	/**
+	 * Takes what a trusted proxy said of the client ({@link Forwarding}).
+	 * @param client the client's address
+	 * @param secure whether the client used {@code https}, or {@code null} when not said
+	 */
+	void forwarded(InetSocketAddress client, Boolean secure) {
+		this.remote = client;
+		this.forwardedSecure = secure;
+	}
+
+	@Override
+	public boolean secure() {
+		return (this.forwardedSecure != null) ? this.forwardedSecure : this.tlsSession != null;
 	}
 
 	void stream(String protocol, int streamId) {

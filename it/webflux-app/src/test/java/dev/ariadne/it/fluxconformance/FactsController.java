@@ -29,9 +29,14 @@ class FactsController {
 		facts.put("rawPath", request.getURI().getRawPath());
 		facts.put("rawQuery", request.getURI().getRawQuery());
 		facts.put("path", request.getPath().value());
-		facts.put("remoteAddress", request.getRemoteAddress().getAddress().getHostAddress());
+		// a forwarded client's (and host's) address is unresolved on Reactor Netty: its text, then
+		java.net.InetSocketAddress remote = request.getRemoteAddress();
+		facts.put("remoteAddress",
+				(remote.getAddress() != null) ? remote.getAddress().getHostAddress() : remote.getHostString());
 		facts.put("remotePort", request.getRemoteAddress().getPort());
-		facts.put("localAddress", request.getLocalAddress().getAddress().getHostAddress());
+		java.net.InetSocketAddress local = request.getLocalAddress();
+		facts.put("localAddress",
+				(local.getAddress() != null) ? local.getAddress().getHostAddress() : local.getHostString());
 		facts.put("localPort", request.getLocalAddress().getPort());
 		facts.put("sslInfo", (request.getSslInfo() != null) ? "present" : "none");
 		return Mono.just(facts);

@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Boot's server settings that a WebFlux application sets, on Ariadne in one I/O model:
- * {@code server.compression.*} and {@code spring.webflux.base-path}.
+ * {@code server.compression.*}, {@code spring.webflux.base-path} and
+ * {@code server.forward-headers-strategy=native}, each beside Reactor Netty.
  */
 class WebFluxConformanceSettingsIT {
 
@@ -73,6 +74,21 @@ class WebFluxConformanceSettingsIT {
 			assertThat(app.get("/fn/items/8").statusCode()).isEqualTo(404);
 			// (a path that merely starts with the base path's text, /basement, gets a 500 from
 			// WebFlux itself, on Reactor Netty too: not asserted)
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void withTheNativeStrategyTheRequestIsTheClientsBehindAProxy(boolean ariadne) throws Exception {
+		try (FluxApp app = start(ariadne, IoModel.EVENT_LOOP, "server.forward-headers-strategy=native")) {
+			HttpResponse<String> facts = app.get("/facts/behind", "Accept", "application/json", "X-Forwarded-For",
+					"203.0.113.7", "X-Forwarded-Proto", "https", "X-Forwarded-Host", "shop.example");
+			assertThat(facts.statusCode()).isEqualTo(200);
+			assertThat(facts.body()).contains("\"uri\":\"https://shop.example/facts/behind\"")
+				.contains("\"scheme\":\"https\"")
+				.contains("\"remoteAddress\":\"203.0.113.7\"");
+			HttpResponse<String> direct = app.get("/facts/direct", "Accept", "application/json");
+			assertThat(direct.body()).contains("\"scheme\":\"http\"").contains("\"remoteAddress\":\"127.0.0.1\"");
 		}
 	}
 
