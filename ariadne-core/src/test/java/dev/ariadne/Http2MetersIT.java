@@ -32,6 +32,18 @@ class Http2MetersIT {
 
 	private AriadneServer server;
 
+	/** Counts itself running, then holds its worker until the test releases it. */
+	private final Route held = Route.get("/held", (request, response) -> {
+		this.running.incrementAndGet();
+		try {
+			this.release.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		response.send("held");
+	});
+
 	@AfterEach
 	void stop() {
 		this.release.countDown();
@@ -43,18 +55,8 @@ class Http2MetersIT {
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
 	void h2cConnectionsAndTheirActiveStreamsAreCountedApartFromHttp11(IoModel model) throws Exception {
-		Route held = Route.get("/held", (request, response) -> {
-			this.running.incrementAndGet();
-			try {
-				this.release.await(30, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			response.send("held");
-		});
 		Route hello = Route.get("/hello", (request, response) -> response.send("hello"));
-		this.server = Servers.start(model, (config) -> config.http2Enabled(true).maxThreads(16), held, hello);
+		this.server = Servers.start(model, (config) -> config.http2Enabled(true).maxThreads(16), this.held, hello);
 		ServerStats stats = this.server.stats();
 		int port = this.server.localAddress().getPort();
 		try (RawClient http11 = RawClient.connect(port);
@@ -82,19 +84,10 @@ class Http2MetersIT {
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
 	void streamsWaitingForAWorkerAndAConnectionAtItsStreamLimitAreCounted(IoModel model) throws Exception {
-		Route held = Route.get("/held", (request, response) -> {
-			this.running.incrementAndGet();
-			try {
-				this.release.await(30, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			response.send("held");
-		});
 		Http2Config fiveStreams = new Http2Config(5, 65_535, 1 << 20, 16_384, 0, 1000, 200, Duration.ofSeconds(30),
 				Duration.ofSeconds(20));
-		this.server = Servers.start(model, (config) -> config.http2Enabled(true).http2(fiveStreams).maxThreads(3), held);
+		this.server = Servers.start(model, (config) -> config.http2Enabled(true).http2(fiveStreams).maxThreads(3),
+				this.held);
 		ServerStats stats = this.server.stats();
 		int port = this.server.localAddress().getPort();
 		try (Http2RawClient h2c = Http2RawClient.connect(port)) {
