@@ -95,8 +95,9 @@ class StarvationDiagnosisIT {
 		assertThat(verdict.evidence()).startsWith("4 of 4 workers each own a connection until it closes")
 			.contains("4 HTTP/2 connections among them, each owning a worker for its frames while its streams wait "
 					+ "for others")
-			// what waits, told apart: the 2 connections no worker reads yet, and the 8 streams of the 4 read
-			.contains("; 2 connections and 8 HTTP/2 streams waiting for a worker");
+			// what waits, told apart: the 2 connections no worker reads yet, and the streams of the 4 read
+			// ones that came after the workers were all taken (up to 8, as the connections arrived)
+			.containsPattern("; 2 connections and [1-8] HTTP/2 streams? waiting for a worker");
 		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
 			.first().isEqualTo(tuple("ariadne.server.io-model", "event-loop"));
 		this.server.stop();

@@ -169,7 +169,12 @@ final class Rules {
 		Samples s = o.samples();
 		List<String> doing = new ArrayList<>();
 		if (s.idle() > 0) {
-			doing.add(s.idle() + " idle between requests, " + duration(o.averageIdle()) + " on average");
+			// an HTTP/2 connection's thread waits for frames as an idle HTTP/1.1 one waits for a request;
+			// only the HTTP/1.1 ones have an idle time to average
+			String idle = (o.http2Connections() > 0) ? " idle between requests or waiting for HTTP/2 frames"
+					: " idle between requests";
+			String average = o.averageIdle().isZero() ? "" : ", " + duration(o.averageIdle()) + " on average";
+			doing.add(s.idle() + idle + average);
 		}
 		if (s.running() > 0) {
 			doing.add(s.running() + " running a handler");

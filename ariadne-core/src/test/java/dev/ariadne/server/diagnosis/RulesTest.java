@@ -61,11 +61,12 @@ class RulesTest {
 	void http2ConnectionsOwningBlockingWorkersAreNamedInTheEvidence() {
 		Finding finding = Rules.decide(observation(STARVED, 4, 4, 30).queue(30, 0).http2Connections(4)
 			.http2Streams(24, 0)
-			.samples(new Samples(4, 0, 0, 0, 0, 0, null, null, null, 0, null, 0))
+			.samples(new Samples(4, 4, 0, 0, 0, 0, null, null, null, 0, null, 0))
 			.build());
 		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
-		assertThat(finding.evidence()).contains("4 HTTP/2 connections among them, each owning a worker for its frames "
-				+ "while its streams wait for others")
+		assertThat(finding.evidence()).startsWith("4 of 4 workers each own a connection until it closes (sampled: 4 "
+				+ "idle between requests or waiting for HTTP/2 frames); 4 HTTP/2 connections among them, each owning a "
+				+ "worker for its frames while its streams wait for others")
 			.contains("; 6 connections and 24 HTTP/2 streams waiting for a worker");
 		assertThat(finding.advice().get(0)).extracting(Advice::property, Advice::value, Advice::why)
 			.containsExactly("ariadne.server.io-model", "event-loop", "a connection then holds a worker only while "
@@ -241,7 +242,7 @@ class RulesTest {
 			.build());
 		assertThat(finding.cause()).isEqualTo(Cause.THREAD_PER_CONNECTION);
 		assertThat(finding.evidence()).startsWith("4 of 4 workers each own a connection until it closes (sampled: 2 "
-				+ "idle between requests, 0 ms on average; 1 running a handler; 1 reading from or writing to its client); "
+				+ "idle between requests; 1 running a handler; 1 reading from or writing to its client); "
 				+ "16 connections waiting for a worker, how long they wait is not counted");
 		assertThat(finding.advice()).extracting(Advice::property, Advice::value)
 			.containsExactly(tuple("ariadne.server.io-model", "event-loop"), tuple("ariadne.server.threads.max", "25"),
