@@ -215,6 +215,10 @@ final class Forwarding {
 	}
 
 	private static List<String> values(List<String> fields) {
+		if (fields.isEmpty()) {
+			// the usual request, even from a proxy: nothing allocated
+			return List.of();
+		}
 		List<String> values = new ArrayList<>();
 		for (String field : fields) {
 			for (String value : field.split(",")) {
