@@ -2,15 +2,12 @@ package dev.ariadne.server.protocol;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 import javax.net.ssl.SSLSession;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
-import dev.ariadne.http2.Preface;
-import dev.ariadne.http2.Settings;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.Answers;
 import dev.ariadne.server.connection.BodyClock;
@@ -38,9 +35,6 @@ import dev.ariadne.server.stats.RequestEvent;
  */
 public final class Http1Protocol implements Protocol, HostedExchange {
 
-	private static final byte[] SWITCHING_TO_H2C = "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"
-		.getBytes(StandardCharsets.US_ASCII);
-
 	private final Wire wire;
 
 	private final ConnectionContext context;
@@ -66,17 +60,8 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	/** A pipelined request the worker found malformed, answered once the connection is back. */
 	private HttpParseException invalidNext;
 
-	/**
-	 * Whether the connection's first bytes may still be the HTTP/2 preface (h2c by prior
-	 * knowledge, on a plaintext listener with HTTP/2 on), which hands the connection over.
-	 */
-	private boolean mayBeHttp2;
-
-	/** Whether ALPN chose h2 for the connection: its first bytes hand it over. */
-	private boolean alpnHttp2;
-
-	/** Whether a request may ask to upgrade the connection to h2c (a plaintext listener with HTTP/2 on). */
-	private final boolean mayUpgrade;
+	/** ALPN's h2, the h2c preface or an h2c upgrade: what hands the connection to HTTP/2. */
+	private final Http2Handover http2;
 
 	/** The route of a request read ahead or waiting for its body, dispatched once. */
 	private RouteMatch routed;
@@ -97,8 +82,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		this.exchange = new HttpExchange(this.context, this.out, wire.remoteAddress(), wire.localAddress(),
 				wire::releaseConnection, wire.host(this));
 		this.exchanges = new Http1Exchanges(this, wire, this.reader, this.body, this.exchange, this.out);
-		this.mayBeHttp2 = config.http2Enabled() && config.tls() == null;
-		this.mayUpgrade = this.mayBeHttp2;
+		this.http2 = new Http2Handover(wire, config, this.reader, this.out, this::handingOver);
 	}
 
 	// ---- what the wire asks
@@ -154,7 +138,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 
 	@Override
 	public void handshaken(SSLSession session) {
-		this.alpnHttp2 = Http2Protocol.ALPN_ID.equals(this.wire.applicationProtocol());
+		this.http2.handshaken();
 		this.deadlines.awaitHead();
 		this.exchange.tlsSession(session);
 	}
@@ -223,12 +207,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 
 	/** Parses what is buffered; dispatches a complete request. */
 	private void processInput() {
-		if (this.alpnHttp2) {
-			// ALPN chose h2: what the client sends is HTTP/2, its preface first
-			handOffToHttp2(this.reader.buffer());
-			return;
-		}
-		if (this.mayBeHttp2 && prefaceDecided()) {
+		if (this.http2.start() != Http2Handover.Start.HTTP_1_1) {
 			return;
 		}
 		try {
@@ -247,60 +226,10 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		}
 	}
 
-	/**
-	 * Looks at the connection's first bytes for the HTTP/2 preface: the whole of it hands the
-	 * connection to {@link Http2Protocol} with everything read, the start of it waits for more.
-	 * @return whether the bytes are not to be parsed as HTTP/1.1 (handed over, or too few yet)
-	 */
-	private boolean prefaceDecided() {
-		ByteBuffer in = this.reader.buffer();
-		Preface.Match match = Preface.match(in);
-		if (match == Preface.Match.PARTIAL) {
-			return true;
-		}
-		this.mayBeHttp2 = false;
-		if (match == Preface.Match.NO) {
-			return false;
-		}
-		handOffToHttp2(in);
-		return true;
-	}
-
-	/** Gives the connection to HTTP/2 with what it read, which starts with the client's preface. */
-	private void handOffToHttp2(ByteBuffer in) {
+	/** The connection goes to HTTP/2: this side stops reading it. */
+	private void handingOver() {
 		this.phase = Phase.CLOSED;
 		this.deadlines.active();
-		this.reader.adopt(null);
-		this.wire.handOff(Http2Protocol::new, in);
-	}
-
-	/**
-	 * Upgrades the connection to h2c if the request, without content, asks to (RFC 7540 §3.2):
-	 * 101, then {@link Http2Protocol} serves the request as stream 1 and reads the client's
-	 * preface from the bytes that follow. A request with content is served over HTTP/1.1, as
-	 * Jetty does: its content would have to be read whole first.
-	 * @return whether the connection was handed over
-	 */
-	private boolean upgrade(RequestHead head) {
-		Settings settings = Http2Protocol.upgradeSettings(head);
-		if (settings == null) {
-			return false;
-		}
-		this.phase = Phase.CLOSED;
-		this.deadlines.active();
-		this.out.append(SWITCHING_TO_H2C);
-		try {
-			this.wire.send(this.out);
-		}
-		catch (IOException ex) {
-			this.wire.close();
-			return true;
-		}
-		this.out.release();
-		ByteBuffer unread = this.reader.buffer();
-		this.reader.adopt(null);
-		this.wire.handOff((wire) -> Http2Protocol.upgraded(wire, head, settings), unread);
-		return true;
 	}
 
 	private void goIdle() {
@@ -319,7 +248,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	 */
 	private void headRead() {
 		RequestHead head = this.reader.head();
-		if (this.mayUpgrade && !head.hasBody() && upgrade(head)) {
+		if (this.http2.upgrade(head)) {
 			return;
 		}
 		boolean ahead = this.deadlines.bodyAhead();
