@@ -175,6 +175,13 @@ class Http2CleartextIT {
 			.send();
 		assertThat(echoed.getStatus()).isEqualTo(200);
 		assertThat(echoed.getContentAsString()).isEqualTo("10000 sent last");
+		// content of several frames, then its trailers, in the order RFC 9113 §8.1 gives them: served
+		try (Http2RawClient raw = Http2RawClient.connect(port())) {
+			raw.post(1, "/request-trailers").data(1, 16384, false).data(1, 16384, false).data(1, 16384, false)
+				.trailers(1, "x-request", "after three frames")
+				.flush();
+			assertThat(raw.statuses(1, java.time.Duration.ofSeconds(10))).containsEntry(1, 200);
+		}
 		// a HEAD response has no content and so no trailers: the stream ends with its HEADERS
 		ContentResponse head = this.client.newRequest(uri("/trailers?sum=3")).method("HEAD").send();
 		assertThat(head.getStatus()).isEqualTo(200);

@@ -146,6 +146,20 @@ final class Http2RawClient implements AutoCloseable {
 	}
 
 	/**
+	 * Queues a trailer block, which ends the stream.
+	 * @param streamId the stream
+	 * @param name a field name, lower case
+	 * @param value its value
+	 * @return this client
+	 */
+	Http2RawClient trailers(int streamId, String name, String value) {
+		this.encoder.startBlock();
+		this.encoder.add(name, value);
+		FrameWriter.headers(this.buffer, streamId, this.encoder.endBlock(), true, 16384);
+		return this;
+	}
+
+	/**
 	 * Queues a {@code RST_STREAM}.
 	 * @param streamId the stream
 	 * @param error the code
