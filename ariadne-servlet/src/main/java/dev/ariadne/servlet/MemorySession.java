@@ -3,6 +3,7 @@ package dev.ariadne.servlet;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,8 +12,10 @@ import java.util.function.Consumer;
 
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpSession;
+import jakarta.servlet.http.HttpSessionActivationListener;
 import jakarta.servlet.http.HttpSessionBindingEvent;
 import jakarta.servlet.http.HttpSessionBindingListener;
+import jakarta.servlet.http.HttpSessionEvent;
 
 /**
  * A session held in memory. Thread-safe: requests of one client may use it concurrently, and
@@ -53,6 +56,46 @@ final class MemorySession implements HttpSession {
 
 	void id(String id) {
 		this.id = id;
+	}
+
+	/**
+	 * Makes a session read back from where an earlier deployment left it: not new, since its
+	 * client has its id; nothing is told of its attributes but that they were activated.
+	 * @param store the store it joins
+	 * @param stored what was kept of it
+	 * @return the session
+	 */
+	static MemorySession restored(SessionStore store, SessionFile.Stored stored) {
+		MemorySession session = new MemorySession(store, stored.id(), stored.creationTime(),
+				stored.maxInactiveInterval());
+		session.lastAccessedTime = stored.lastAccessedTime();
+		session.isNew = false;
+		session.attributes.putAll(stored.attributes());
+		for (Object value : stored.attributes().values()) {
+			if (value instanceof HttpSessionActivationListener listener) {
+				listener.sessionDidActivate(new HttpSessionEvent(session));
+			}
+		}
+		return session;
+	}
+
+	/**
+	 * Ends the session in this deployment to live on in the next one: its attributes are told
+	 * they passivate, its listeners are not told it is destroyed.
+	 * @return what to keep of it
+	 */
+	SessionFile.Stored passivate() {
+		for (Object value : this.attributes.values()) {
+			if (value instanceof HttpSessionActivationListener listener) {
+				listener.sessionWillPassivate(new HttpSessionEvent(this));
+			}
+		}
+		SessionFile.Stored stored = new SessionFile.Stored(this.id, this.creationTime, this.lastAccessedTime,
+				this.maxInactiveInterval, new LinkedHashMap<>(this.attributes));
+		this.ending.set(true);
+		this.valid = false;
+		this.store.removed(this);
+		return stored;
 	}
 
 	/** Marks the start of a request that uses the session. */

@@ -256,6 +256,8 @@ public final class ServletDeployment {
 
 		private Duration sessionSweepInterval = Duration.ofSeconds(10);
 
+		private Path sessionStore;
+
 		private final List<ServletStartup> initializers = new ArrayList<>();
 
 		private ClassLoader classLoader;
@@ -402,6 +404,20 @@ public final class ServletDeployment {
 		}
 
 		/**
+		 * Keeps the sessions across a restart, as {@code server.servlet.session.persistent} asks:
+		 * written to {@value SessionFile#NAME} in the directory when the deployment stops (their
+		 * attributes told they passivate, none told the session is destroyed), read back and
+		 * the file deleted when the next deployment with the same directory starts. Attributes
+		 * that cannot be serialized are left out with a warning.
+		 * @param directory where the sessions wait
+		 * @return this builder
+		 */
+		public Builder persistentSessions(Path directory) {
+			this.sessionStore = Objects.requireNonNull(directory, "directory");
+			return this;
+		}
+
+		/**
 		 * Sets how often a background thread removes expired sessions (a request never finds an
 		 * expired session either way).
 		 * @param interval the interval, 10 seconds unless set
@@ -532,7 +548,7 @@ public final class ServletDeployment {
 					Map.copyOf(this.initParameters), this.mimeTypes, Map.copyOf(this.localeCharsets), this.errorPages,
 					this.sessionTimeout, this.sessionSweepInterval, List.copyOf(this.initializers), loader,
 					this.tempDirectory, this.routeNamer, List.copyOf(this.sameSiteSuppliers), root, this.contentLimits,
-					this.serverHeader));
+					this.serverHeader, this.sessionStore));
 		}
 
 	}

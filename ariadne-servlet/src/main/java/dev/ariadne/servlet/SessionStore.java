@@ -1,8 +1,11 @@
 package dev.ariadne.servlet;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The sessions of a context, in memory. Ids are 128 random bits. A daemon thread sweeps expired
+ * The sessions of a context, in memory, kept across a restart when they are persistent
+ * ({@link SessionFile}). Ids are 128 random bits. A daemon thread sweeps expired
  * sessions away, off the request path; a request never finds an expired session either way.
  */
 final class SessionStore {
@@ -23,6 +27,9 @@ final class SessionStore {
 	private final SecureRandom random = new SecureRandom();
 
 	private ScheduledExecutorService sweeper;
+
+	/** Where the sessions wait across a restart, or {@code null} when they end with the deployment. */
+	private SessionFile file;
 
 	SessionStore(DeploymentContext context) {
 		this.context = context;
@@ -103,8 +110,13 @@ final class SessionStore {
 		}
 	}
 
-	/** Starts the sweeper. */
+	/** Restores the sessions an earlier deployment kept, then starts the sweeper. */
 	void start() {
+		Path directory = this.context.settings().sessionStore();
+		if (directory != null) {
+			this.file = new SessionFile(directory, this.context);
+			restore();
+		}
 		long interval = this.context.settings().sessionSweepInterval().toMillis();
 		this.sweeper = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "ariadne-sessions-" + this.context.getServletContextName());
@@ -129,13 +141,47 @@ final class SessionStore {
 		}
 	}
 
-	/** Stops the sweeper and invalidates every session. */
+	private void restore() {
+		long now = System.currentTimeMillis();
+		int restored = 0;
+		for (SessionFile.Stored stored : this.file.read()) {
+			int max = stored.maxInactiveInterval();
+			if (max > 0 && now - stored.lastAccessedTime() > max * 1000L) {
+				// its time ran out while the application was down
+				continue;
+			}
+			this.sessions.put(stored.id(), MemorySession.restored(this, stored));
+			restored++;
+		}
+		if (restored > 0) {
+			this.context.log("Restored " + restored + " sessions kept across the restart");
+		}
+	}
+
+	/**
+	 * Stops the sweeper; keeps every live session for the next deployment when sessions are
+	 * persistent, else invalidates them.
+	 */
 	void stop() {
 		if (this.sweeper != null) {
 			this.sweeper.shutdownNow();
 		}
+		List<SessionFile.Stored> kept = new ArrayList<>();
 		for (MemorySession session : new ArrayList<>(this.sessions.values())) {
-			session.expire();
+			if (this.file != null && session.isValid()) {
+				kept.add(session.passivate());
+			}
+			else {
+				session.expire();
+			}
+		}
+		if (this.file != null) {
+			try {
+				this.file.write(kept);
+			}
+			catch (IOException ex) {
+				this.context.log("Sessions could not be kept across the restart: " + ex, ex);
+			}
 		}
 	}
 

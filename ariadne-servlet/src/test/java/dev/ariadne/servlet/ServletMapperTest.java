@@ -21,7 +21,8 @@ class ServletMapperTest {
 	private static Settings settings() {
 		return new Settings("", "test", "test", java.util.Map.of(), new MimeTypes(), java.util.Map.of(),
 				new ErrorPages(), java.time.Duration.ofMinutes(30), java.time.Duration.ofSeconds(10), List.of(),
-				ServletMapperTest.class.getClassLoader(), null, null, List.of(), null, dev.ariadne.server.ContentLimits.DEFAULTS, null);
+				ServletMapperTest.class.getClassLoader(), null, null, List.of(), null, dev.ariadne.server.ContentLimits.DEFAULTS, null,
+				null);
 	}
 
 	private static ServletEntry servlet(String name, String... patterns) {

@@ -67,6 +67,10 @@ public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFact
 		if (settings.getSession().getTimeout() != null) {
 			deployment.sessionTimeout(settings.getSession().getTimeout());
 		}
+		if (settings.getSession().isPersistent()) {
+			// server.servlet.session.store-dir, else a directory of Boot's application temp
+			deployment.persistentSessions(settings.getSession().getSessionStoreDirectory().getValidDirectory(true).toPath());
+		}
 		// Boot's table is its defaults and the application's mappings: exactly what Tomcat answers
 		deployment.withoutDefaultMimeMappings();
 		settings.getMimeMappings()

@@ -185,6 +185,18 @@ class ApiController {
 		return cart;
 	}
 
+	/** Puts an attribute no session store can serialize beside the others. */
+	@PostMapping("/session/unserializable")
+	String unserializable(HttpSession session) {
+		session.setAttribute("unserializable", new Object());
+		return "set";
+	}
+
+	@GetMapping("/session/attributes")
+	List<String> attributes(HttpSession session) {
+		return java.util.Collections.list(session.getAttributeNames()).stream().sorted().toList();
+	}
+
 	@GetMapping("/cart")
 	Map<String, Object> cart(HttpSession session, @RequestParam(defaultValue = "false") boolean invalidate) {
 		Map<String, Object> answer = new LinkedHashMap<>();
