@@ -18,6 +18,7 @@ import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RouteWork;
 import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.stats.StreamCount;
 import dev.ariadne.server.stats.TlsProtocol;
 import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
@@ -92,18 +93,8 @@ final class StatsView implements ServerStats {
 	}
 
 	@Override
-	public int http2ActiveStreams() {
-		return this.registry.streams().active();
-	}
-
-	@Override
-	public int http2QueuedStreams() {
-		return this.registry.streams().queued();
-	}
-
-	@Override
-	public int http2ConnectionsAtStreamLimit() {
-		return this.registry.streams().atLimit();
+	public StreamCount http2Streams() {
+		return this.registry.streams();
 	}
 
 	@Override

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 import dev.ariadne.server.stats.AcceptError;
 import dev.ariadne.server.stats.Defence;
 import dev.ariadne.server.stats.RejectReason;
+import dev.ariadne.server.stats.StreamCount;
 
 /**
  * The open connections of one server and what is counted about them: the connection permits

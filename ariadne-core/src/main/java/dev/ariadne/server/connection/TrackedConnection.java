@@ -1,5 +1,7 @@
 package dev.ariadne.server.connection;
 
+import dev.ariadne.server.stats.StreamCount;
+
 /**
  * An open connection as seen by graceful shutdown.
  */

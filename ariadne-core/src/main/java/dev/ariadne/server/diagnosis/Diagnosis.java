@@ -17,6 +17,7 @@ import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.stats.PoolStats;
 import dev.ariadne.server.stats.ServerStats;
+import dev.ariadne.server.stats.StreamCount;
 
 /**
  * Says why a listener's pools are starved and what to change: once a second, on a thread of
@@ -187,11 +188,13 @@ public final class Diagnosis {
 		this.recentDepths[this.evaluations++ % this.recentDepths.length] = depth;
 		List<Verdict> current = new ArrayList<>();
 		List<History.PoolSample> poolSamples = new ArrayList<>();
+		// one walk of the connections for every pool's figures and the history
+		StreamCount streams = this.config.http2Enabled() ? this.stats.http2Streams() : StreamCount.NONE;
 		boolean first = true;
 		for (PoolStats pool : this.stats.pools()) {
 			PoolTracker tracker = this.trackers.computeIfAbsent(pool.name(),
 					(name) -> new PoolTracker(listener(), name, ROUTE_WINDOW, now));
-			Observation observation = observe(pool, tracker, first, open, depth, overflows);
+			Observation observation = observe(pool, tracker, first, open, depth, overflows, streams);
 			Verdict previous = tracker.update(Rules.decide(observation), Rules.okEvidence(observation), now);
 			if (previous != null) {
 				log(previous, tracker.verdict());
@@ -202,9 +205,8 @@ public final class Diagnosis {
 			first = false;
 		}
 		this.verdicts = List.copyOf(current);
-		boolean http2 = this.config.http2Enabled();
 		this.history.add(new History.Sample(now.toEpochMilli(), open, this.stats.idleConnections(), depth,
-				http2 ? this.stats.http2ActiveStreams() : 0, http2 ? this.stats.http2QueuedStreams() : 0, poolSamples));
+				streams.active(), streams.queued(), poolSamples));
 	}
 
 	/**
@@ -212,7 +214,7 @@ public final class Diagnosis {
 	 * figures go to the default pool, which answers for the listener's connections.
 	 */
 	private Observation observe(PoolStats pool, PoolTracker tracker, boolean defaultPool, int open, long depth,
-			long overflows) {
+			long overflows, StreamCount streams) {
 		int busy = pool.busyWorkers();
 		int max = pool.maxWorkers();
 		int queued = pool.queued();
@@ -224,9 +226,8 @@ public final class Diagnosis {
 		PoolTracker.QueueWindow queue = tracker.queueWindow(queued, pool.dequeued());
 		// in blocking, an HTTP/2 connection owns a worker for its frames while its streams queue
 		int http2 = (saturated && defaultPool) ? this.stats.connections("h2") + this.stats.connections("h2c") : 0;
-		boolean http2Enabled = defaultPool && this.config.http2Enabled();
-		int queuedStreams = (http2Enabled && queued > 0) ? this.stats.http2QueuedStreams() : 0;
-		int atLimit = http2Enabled ? this.stats.http2ConnectionsAtStreamLimit() : 0;
+		int queuedStreams = defaultPool ? streams.queued() : 0;
+		int atLimit = defaultPool ? streams.atLimit() : 0;
 		return new Observation(pool.name(), defaultPool, this.config, busy, max, queued, open, depth, recentDepth(),
 				capacity, defaultPool ? overflows : -1, idle, samples,
 				tracker.routeWindow(this.stats.routeWork(pool.name())),

@@ -16,7 +16,7 @@ import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.PoolEntry;
-import dev.ariadne.server.connection.StreamCount;
+import dev.ariadne.server.stats.StreamCount;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.protocol.HostedExchange;
 import dev.ariadne.server.protocol.Phase;

@@ -23,7 +23,7 @@ import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
-import dev.ariadne.server.connection.StreamCount;
+import dev.ariadne.server.stats.StreamCount;
 import dev.ariadne.server.routing.Route;
 
 /**

@@ -11,7 +11,7 @@ import dev.ariadne.http2.ErrorCode;
 import dev.ariadne.http2.EventRate;
 import dev.ariadne.http2.Http2Limits;
 import dev.ariadne.http2.SessionListener;
-import dev.ariadne.server.connection.StreamCount;
+import dev.ariadne.server.stats.StreamCount;
 import dev.ariadne.server.stats.Defence;
 
 /**

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 import javax.net.ssl.SSLSession;
 
 import dev.ariadne.server.connection.ConnectionOutput;
-import dev.ariadne.server.connection.StreamCount;
+import dev.ariadne.server.stats.StreamCount;
 
 /**
  * The protocol of one connection, as its {@link Wire} drives it: the wire's own thread tells it

@@ -137,12 +137,22 @@ public interface ServerStats {
 	}
 
 	/**
+	 * Returns what the HTTP/2 streams over every connection are doing, in one walk of the
+	 * connections: for a scrape or the diagnosis, never on the request path.
+	 * @return the streams that run or wait for a thread, those of them that wait, and the
+	 * connections at {@code http2.max-concurrent-streams}
+	 */
+	default StreamCount http2Streams() {
+		return StreamCount.NONE;
+	}
+
+	/**
 	 * Returns the HTTP/2 streams whose exchange runs or waits for a thread, over every
 	 * connection.
 	 * @return the count
 	 */
 	default int http2ActiveStreams() {
-		return 0;
+		return http2Streams().active();
 	}
 
 	/**
@@ -152,7 +162,7 @@ public interface ServerStats {
 	 * @return the count
 	 */
 	default int http2QueuedStreams() {
-		return 0;
+		return http2Streams().queued();
 	}
 
 	/**
@@ -162,7 +172,7 @@ public interface ServerStats {
 	 * @return the count
 	 */
 	default int http2ConnectionsAtStreamLimit() {
-		return 0;
+		return http2Streams().atLimit();
 	}
 
 	/**

@@ -17,7 +17,7 @@ import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionOutput;
 import dev.ariadne.server.connection.LowResources;
 import dev.ariadne.server.connection.PoolEntry;
-import dev.ariadne.server.connection.StreamCount;
+import dev.ariadne.server.stats.StreamCount;
 import dev.ariadne.server.connection.TrackedConnection;
 import dev.ariadne.server.pool.TaskPool;
 import dev.ariadne.server.protocol.HostedExchange;

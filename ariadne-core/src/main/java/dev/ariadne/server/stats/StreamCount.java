@@ -1,4 +1,4 @@
-package dev.ariadne.server.connection;
+package dev.ariadne.server.stats;
 
 /**
  * What a connection's HTTP/2 streams are doing, or the sum over connections: read when a scrape
