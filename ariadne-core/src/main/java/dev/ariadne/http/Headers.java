@@ -58,6 +58,25 @@ public final class Headers {
 	}
 
 	/**
+	 * Returns whether a field is safe on the wire, as {@link #validate} requires, without saying
+	 * why not.
+	 * @param name the field name, or {@code null}
+	 * @param value the field value, or {@code null}
+	 * @return whether {@link #validate} would accept it
+	 */
+	public static boolean isValid(String name, String value) {
+		if (name == null || name.isEmpty() || !Ascii.isToken(name) || value == null) {
+			return false;
+		}
+		for (int i = 0; i < value.length(); i++) {
+			if (!isValueChar(value.charAt(i))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
 	 * Returns whether a string is an HTTP token (RFC 9110 §5.6.2), as field names and methods are.
 	 * @param text the string
 	 * @return whether it is a non-empty token

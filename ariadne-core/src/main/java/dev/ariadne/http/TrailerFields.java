@@ -46,20 +46,11 @@ public final class TrailerFields {
 		for (int i = 0; i < trailers.size(); i++) {
 			String name = trailers.name(i);
 			String value = trailers.value(i);
-			if (name != null && value != null && Headers.isToken(name) && isValue(value) && allowed(name)) {
+			if (Headers.isValid(name, value) && allowed(name)) {
 				sendable.add(name, value);
 			}
 		}
 		return sendable;
-	}
-
-	private static boolean isValue(String value) {
-		for (int i = 0; i < value.length(); i++) {
-			if (!Headers.isValueChar(value.charAt(i))) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 }
