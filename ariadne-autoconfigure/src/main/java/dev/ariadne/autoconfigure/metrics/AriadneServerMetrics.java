@@ -82,6 +82,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	static final String DEFENCES = "ariadne.defences";
 
+	static final String HTTP2_DEFENCES = "ariadne.http2.defences";
+
 	static final String CONNECTIONS_PROTOCOL = "ariadne.connections.protocol";
 
 	static final String HTTP2_STREAMS_ACTIVE = "ariadne.http2.streams.active";
@@ -89,6 +91,16 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 	static final String HTTP2_STREAMS_QUEUED = "ariadne.http2.streams.queued";
 
 	static final String HTTP2_CONNECTIONS_AT_LIMIT = "ariadne.http2.connections.at.limit";
+
+	private static final String DEFENCES_DESCRIPTION = "Clients cut off (408 or closed) because they kept the "
+			+ "server waiting: slow-head, slow-body, slow-reader; low_resources=true for those the low-resources mode "
+			+ "cut while their pool was starved";
+
+	private static final String HTTP2_DEFENCES_DESCRIPTION = "HTTP/2 clients refused or cut off because they made "
+			+ "the server work for nothing: http2-streams (a stream over max-concurrent-streams refused), or a "
+			+ "connection ended with ENHANCE_YOUR_CALM for http2-rapid-reset, http2-provoked-resets, "
+			+ "http2-control-frames or http2-header-block; low_resources=true for streams refused while their pool "
+			+ "was starved";
 
 	/** The protocols a connection may speak, as the {@code protocol} tag spells them. */
 	static final List<String> PROTOCOLS = List.of("http/1.1", "h2", "h2c");
@@ -167,12 +179,10 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 		}
 		for (Defence defence : Defence.values()) {
 			for (boolean lowResources : new boolean[] { false, true }) {
-				register(FunctionCounter.builder(DEFENCES, this.stats, (stats) -> stats.defences(defence, lowResources))
-					.description("Clients cut off (408 or closed) or refused, by what they did: slow at "
-							+ "(slow-head, slow-body, slow-reader), or HTTP/2 clients that make the server work "
-							+ "for nothing (http2-streams, http2-rapid-reset, http2-provoked-resets, "
-							+ "http2-control-frames, http2-header-block); low_resources=true for those the "
-							+ "low-resources mode cut while their pool was starved")
+				register(FunctionCounter
+					.builder(defence.http2() ? HTTP2_DEFENCES : DEFENCES, this.stats,
+							(stats) -> stats.defences(defence, lowResources))
+					.description(defence.http2() ? HTTP2_DEFENCES_DESCRIPTION : DEFENCES_DESCRIPTION)
 					.tags(this.tags.and("reason", defence.tag()).and("low_resources", Boolean.toString(lowResources)))
 					.register(registry));
 			}

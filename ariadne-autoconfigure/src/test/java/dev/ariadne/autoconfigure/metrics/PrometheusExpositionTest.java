@@ -52,7 +52,7 @@ class PrometheusExpositionTest {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
 			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected",
-					"ariadne_accept_errors", "ariadne_defences")) {
+					"ariadne_accept_errors", "ariadne_defences", "ariadne_http2_defences")) {
 				assertThat(scrape).as(counter).contains("# TYPE " + counter + "_total counter\n");
 			}
 			assertThat(scrape).contains("# TYPE ariadne_requests_seconds histogram\n")
@@ -68,6 +68,8 @@ class PrometheusExpositionTest {
 				.containsPattern("\nariadne_buffers_used_bytes\\{listener=\"app\"\\} [1-9][0-9.E]*\n")
 				.contains("ariadne_accept_errors_total{listener=\"app\",reason=\"descriptors\"} 0.0")
 				.contains("ariadne_defences_total{listener=\"app\",low_resources=\"true\",reason=\"slow-body\"} 0.0")
+				.contains("ariadne_http2_defences_total{listener=\"app\",low_resources=\"false\",reason=\"http2-rapid-reset\"} 0.0")
+				.doesNotContain("ariadne_defences_total{listener=\"app\",low_resources=\"false\",reason=\"http2-rapid-reset\"}")
 				.contains("ariadne_connections_protocol{listener=\"app\",protocol=\"h2c\"} 0.0")
 				.contains("ariadne_http2_streams_active{listener=\"app\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {

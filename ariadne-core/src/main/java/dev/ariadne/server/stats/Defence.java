@@ -2,9 +2,10 @@ package dev.ariadne.server.stats;
 
 /**
  * A defence the server used against a client that held a connection without finishing what it
- * started, or that made it work for nothing: the {@code reason} tag of {@code ariadne.defences}.
- * Each is counted when the server acts (answers 408, refuses a stream, or closes the
- * connection), once per request or stream.
+ * started, or that made it work for nothing: the {@code reason} tag of {@code ariadne.defences},
+ * or of {@code ariadne.http2.defences} for the limits of HTTP/2 ({@link #http2()}). Each is
+ * counted when the server acts (answers 408, refuses a stream, or closes the connection), once
+ * per request or stream.
  */
 public enum Defence {
 
@@ -62,8 +63,11 @@ public enum Defence {
 
 	private final String tag;
 
+	private final boolean http2;
+
 	Defence(String tag) {
 		this.tag = tag;
+		this.http2 = tag.startsWith("http2-");
 	}
 
 	/**
@@ -72,6 +76,15 @@ public enum Defence {
 	 */
 	public String tag() {
 		return this.tag;
+	}
+
+	/**
+	 * Returns whether this is one of HTTP/2's own limits, counted on {@code ariadne.http2.defences}
+	 * rather than {@code ariadne.defences}.
+	 * @return whether an HTTP/2 session's limit acted
+	 */
+	public boolean http2() {
+		return this.http2;
 	}
 
 }
