@@ -196,6 +196,15 @@ final class GreetingProtocol implements Protocol {
 	}
 
 	@Override
+	public void goAway() {
+	}
+
+	@Override
+	public boolean saysGoodbye() {
+		return false;
+	}
+
+	@Override
 	public void closed() {
 		this.phase = Phase.CLOSED;
 		releaseInput();

@@ -238,6 +238,20 @@ final class Http2RawClient implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the next frame the server sent, whatever its type.
+	 * @param timeout the longest wait
+	 * @return the frame, {@link #CLOSED} once the connection closed, or {@code null} on time-out
+	 * @throws InterruptedException if interrupted
+	 */
+	Frame next(Duration timeout) throws InterruptedException {
+		Frame frame = this.frames.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		if (frame == CLOSED) {
+			this.frames.add(CLOSED);
+		}
+		return frame;
+	}
+
+	/**
 	 * Reads the server's frames until this many responses began, decoding their heads in the
 	 * order they came (HPACK's table is the connection's).
 	 * @param count how many response heads

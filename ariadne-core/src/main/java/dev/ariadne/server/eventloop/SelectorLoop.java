@@ -23,6 +23,7 @@ import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.internal.Backoff;
 import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.internal.BufferPool;
+import dev.ariadne.server.protocol.Protocol;
 
 /**
  * One selector thread: waits for readiness, runs its connections' I/O callbacks, runs tasks
@@ -224,8 +225,14 @@ final class SelectorLoop implements Runnable {
 
 	private void closeIdleNow() {
 		for (ChannelWire connection : new ArrayList<>(this.connections)) {
-			if (connection.protocol().isIdle()) {
+			Protocol protocol = connection.protocol();
+			if (protocol.isIdle()) {
+				protocol.goAway();
 				connection.close();
+			}
+			else if (protocol.saysGoodbye()) {
+				// HTTP/2: the streams under way finish, and the client opens no more
+				protocol.goAway();
 			}
 		}
 	}

@@ -402,6 +402,16 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		}
 	}
 
+	/** An HTTP/1.1 connection between requests is closed without a word. */
+	@Override
+	public void goAway() {
+	}
+
+	@Override
+	public boolean saysGoodbye() {
+		return false;
+	}
+
 	// ---- slow clients (any thread)
 
 	@Override

@@ -295,6 +295,10 @@ public final class Http2Protocol implements Protocol {
 			closeAfterGoAway();
 			return;
 		}
+		if (this.context.registry().shuttingDown()) {
+			// the streams opened so far run; the client opens no more here, and knows it
+			queueGoAway();
+		}
 		this.output.flushFromWire();
 		if (this.wire.writesBacklogged() && this.phase == Phase.READING) {
 			// the client does not read what it is sent: read nothing more from it until it has,
@@ -391,6 +395,12 @@ public final class Http2Protocol implements Protocol {
 
 	/** Ends an idle connection (its timeout, a shutdown) with a GOAWAY saying so. */
 	private void goAwayAndClose() {
+		queueGoAway();
+		closeAfterGoAway();
+	}
+
+	/** A graceful GOAWAY, once: the streams the client opened so far go on, later ones are ignored. */
+	private void queueGoAway() {
 		this.lock.lock();
 		try {
 			this.session.goAway(null);
@@ -398,7 +408,24 @@ public final class Http2Protocol implements Protocol {
 		finally {
 			this.lock.unlock();
 		}
-		closeAfterGoAway();
+	}
+
+	/**
+	 * Queues a graceful {@code GOAWAY} and writes it, unless the connection is closing already or
+	 * its client leaves what it is sent unread.
+	 */
+	@Override
+	public void goAway() {
+		if (this.phase != Phase.READING || this.wire.writesBacklogged()) {
+			return;
+		}
+		queueGoAway();
+		this.output.flushFromWire();
+	}
+
+	@Override
+	public boolean saysGoodbye() {
+		return true;
 	}
 
 	// ---- writing and exchanges

@@ -192,6 +192,20 @@ public interface Protocol {
 	// ---- closing
 
 	/**
+	 * Says goodbye to an idle connection the transport is about to close (its idle time is up,
+	 * or a shutdown began) in the protocol's own words: HTTP/2's {@code GOAWAY}, so that the
+	 * client knows no request of its own was lost; nothing in HTTP/1.1. The wire's own thread.
+	 */
+	void goAway();
+
+	/**
+	 * Returns whether {@link #goAway()} has something to say: the socket models then let the
+	 * connection's own thread end its idle time, rather than closing the socket from another.
+	 * @return whether the protocol says goodbye before an idle connection closes
+	 */
+	boolean saysGoodbye();
+
+	/**
 	 * The wire closed the connection; the wire's own thread, once.
 	 */
 	void closed();

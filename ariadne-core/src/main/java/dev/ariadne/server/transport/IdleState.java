@@ -27,13 +27,41 @@ final class IdleState {
 	private long timeout;
 
 	/**
+	 * Whether the connection's own thread ends its idle time (for a protocol that says goodbye
+	 * first): the watchdog then closes it only {@link #BACKSTOP_NANOS} after its deadline, and a
+	 * shutdown leaves it to its thread.
+	 */
+	private volatile boolean ownTimer;
+
+	/** How long after its deadline the watchdog closes a connection whose thread did not. */
+	static final long BACKSTOP_NANOS = 2_000_000_000L;
+
+	/**
 	 * Sets how long the connection may be idle next; the connection's thread, before
 	 * {@link #enter()}.
 	 * @param timeoutNanos the idle time allowed from now
+	 * @param ownTimer whether the connection's thread ends the idle time itself
 	 */
-	void allow(long timeoutNanos) {
+	void allow(long timeoutNanos, boolean ownTimer) {
 		this.timeout = timeoutNanos;
+		this.ownTimer = ownTimer;
 		this.deadline = System.nanoTime() + timeoutNanos;
+	}
+
+	/**
+	 * Returns when the connection, idle now or next, is closed for its idle time.
+	 * @return the {@link System#nanoTime()} of the deadline
+	 */
+	long deadline() {
+		return this.deadline;
+	}
+
+	/**
+	 * Returns whether the connection's own thread ends its idle time.
+	 * @return whether it does
+	 */
+	boolean ownTimer() {
+		return this.ownTimer;
 	}
 
 	/**
@@ -63,7 +91,8 @@ final class IdleState {
 	 * @return whether it may be closed for its idle time
 	 */
 	boolean expired(long now) {
-		return this.state.get() == IDLE && now - this.deadline >= 0;
+		long backstop = this.ownTimer ? BACKSTOP_NANOS : 0;
+		return this.state.get() == IDLE && now - this.deadline - backstop >= 0;
 	}
 
 	/**

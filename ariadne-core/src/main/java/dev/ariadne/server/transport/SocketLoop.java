@@ -22,7 +22,10 @@ import dev.ariadne.server.tls.PlaintextRequestException;
  * <p>The next request is awaited in a read without a socket timeout (a timed read costs a failed
  * read and a poll, or a timer on a virtual thread, per request): the listener's
  * {@link Watchdog} closes the connection once it has been idle past its deadline, as shutdown
- * closes idle connections ({@link IdleState}).
+ * closes idle connections ({@link IdleState}). A protocol that says goodbye before an idle
+ * connection closes (HTTP/2's {@code GOAWAY}) is the exception: its idle connection is written
+ * to by its own thread only, so that thread reads with a timeout, ends the idle time itself and
+ * looks every half second whether a shutdown began; the watchdog backs it up.
  */
 final class SocketLoop {
 
@@ -30,6 +33,13 @@ final class SocketLoop {
 
 	private static final RateLimitedLogger connectionErrors = RateLimitedLogger.of(logger, Level.ERROR,
 			"Connection failed", RateLimitedLogger.DEFAULT_INTERVAL);
+
+	/**
+	 * How often the thread of a connection whose protocol says goodbye first (HTTP/2) looks
+	 * whether it went idle (its streams end on other threads) and, once idle, whether a shutdown
+	 * began: nobody else may write to it, so its own thread must.
+	 */
+	private static final long GOODBYE_POLL_NANOS = 500_000_000L;
 
 	private final SocketWire wire;
 
@@ -178,6 +188,10 @@ final class SocketLoop {
 		long deadline = protocol.readDeadline();
 		// a worker that reads a request looks again every poll whether its pool starved
 		long poll = this.pinsWorker ? this.context.lowResources().pollNanos() : Long.MAX_VALUE;
+		if (protocol.saysGoodbye()) {
+			// its streams end on other threads: look again whether the connection went idle
+			poll = Math.min(poll, GOODBYE_POLL_NANOS);
+		}
 		long until = (poll < deadline - now) ? now + poll : deadline;
 		int read = protocol.fill(Math.max(until, 1));
 		if (read < 0) {
@@ -202,15 +216,17 @@ final class SocketLoop {
 		long timeout = (this.first ? this.context.config().headerTimeout() : this.context.config().keepAliveTimeout())
 			.toNanos();
 		this.first = false;
-		this.idle.allow(timeout);
+		boolean goodbye = protocol.saysGoodbye();
+		this.idle.allow(timeout, goodbye);
 		if (this.context.registry().shuttingDown() || !this.idle.enter()) {
+			protocol.goAway();
 			this.wire.close();
 			return;
 		}
 		this.context.registry().idle(1);
 		int read;
 		try {
-			read = protocol.fill(Long.MAX_VALUE);
+			read = goodbye ? readBeforeGoodbye(protocol) : protocol.fill(Long.MAX_VALUE);
 		}
 		catch (IOException ex) {
 			read = -1;
@@ -225,9 +241,30 @@ final class SocketLoop {
 		if (read > 0 && !this.idle.closed()) {
 			protocol.onInput(read);
 			Thread.interrupted();
+			return;
 		}
-		else {
-			this.wire.close();
+		if (read == 0 && !this.idle.closed()) {
+			protocol.goAway();
+		}
+		this.wire.close();
+	}
+
+	/**
+	 * Reads for a protocol that says goodbye before an idle connection closes, until the idle
+	 * time is up or a shutdown begins, which it looks at every {@link #GOODBYE_POLL_NANOS}.
+	 * @return what was read, or 0 when it is time to say goodbye
+	 */
+	private int readBeforeGoodbye(Protocol protocol) throws IOException {
+		while (true) {
+			long now = System.nanoTime();
+			long left = this.idle.deadline() - now;
+			if (left <= 0 || this.context.registry().shuttingDown()) {
+				return 0;
+			}
+			int read = protocol.fill(now + Math.min(left, GOODBYE_POLL_NANOS));
+			if (read != 0) {
+				return read;
+			}
 		}
 	}
 

@@ -382,7 +382,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	@Override
 	public void closeIfExpired(long nowNanos, long writeTimeoutNanos) {
-		if (this.idle.expired(nowNanos) && closeIfIdle()) {
+		if (this.idle.expired(nowNanos) && closeIdleNow()) {
 			return;
 		}
 		long limit = Math.min(writeTimeoutNanos, stallNanos(this.protocol.workerPool(), this.protocol.inExchange()));
@@ -431,6 +431,11 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	@Override
 	public boolean closeIfIdle() {
+		// a connection whose thread says goodbye first (HTTP/2's GOAWAY) closes itself within a poll
+		return !this.idle.ownTimer() && closeIdleNow();
+	}
+
+	private boolean closeIdleNow() {
 		if (this.idle.closeIfIdle()) {
 			closeSocket();
 			return true;
