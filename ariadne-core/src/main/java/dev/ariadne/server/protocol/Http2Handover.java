@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
+import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.RequestHead;
+import dev.ariadne.http.Version;
 import dev.ariadne.http2.Preface;
 import dev.ariadne.http2.Settings;
 import dev.ariadne.server.ServerConfig;
@@ -113,7 +115,8 @@ final class Http2Handover {
 			return false;
 		}
 		Settings settings = Http2Protocol.upgradeSettings(head);
-		if (settings == null) {
+		RequestHead stream = (settings != null) ? asStream(head) : null;
+		if (stream == null) {
 			return false;
 		}
 		this.handingOver.run();
@@ -128,8 +131,23 @@ final class Http2Handover {
 		this.out.release();
 		ByteBuffer unread = this.reader.buffer();
 		this.reader.adopt(null);
-		this.wire.handOff((wire) -> Http2Protocol.upgraded(wire, head, settings), unread);
+		this.wire.handOff((wire) -> Http2Protocol.upgraded(wire, stream, settings), unread);
 		return true;
+	}
+
+	/**
+	 * The upgraded request as stream 1 has it: answered over HTTP/2, it says {@code HTTP/2.0},
+	 * as Tomcat and Jetty have it say.
+	 * @return the head, or {@code null} to serve the request over HTTP/1.1 after all
+	 */
+	private static RequestHead asStream(RequestHead head) {
+		try {
+			return RequestHead.of(head.method(), head.target(), head.targetForm(), Version.HTTP_2, head.headers(),
+					head.contentLength(), false);
+		}
+		catch (HttpParseException ex) {
+			return null;
+		}
 	}
 
 }

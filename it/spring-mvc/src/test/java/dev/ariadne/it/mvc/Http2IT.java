@@ -79,6 +79,19 @@ class Http2IT {
 	}
 
 	@Test
+	void aRequestThatUpgradesToH2cIsStreamOneAndSaysHttp2() throws Exception {
+		// the JDK's client asks to upgrade on an http URI: its first request is answered over HTTP/2
+		java.net.http.HttpClient jdk = java.net.http.HttpClient.newBuilder()
+			.version(java.net.http.HttpClient.Version.HTTP_2)
+			.build();
+		java.net.http.HttpResponse<String> upgraded = jdk.send(
+				java.net.http.HttpRequest.newBuilder(uri("/api/protocol")).build(),
+				java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(upgraded.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
+		assertThat(upgraded.body()).isEqualTo("HTTP/2.0 http secure=false connection=h2c/1");
+	}
+
+	@Test
 	void contentLargerThanTheWindowsGoesThroughBothWays() throws Exception {
 		byte[] body = new byte[1 << 20];
 		new Random(11).nextBytes(body);
