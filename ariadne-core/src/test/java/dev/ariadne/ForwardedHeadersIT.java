@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * default trusts) is seen with the client's address, scheme and host, from {@code Forwarded} or
  * {@code X-Forwarded-*}; a client's own claim ahead of what the proxy appended does not count;
  * a peer outside the trusted proxies, or a listener with forwarding off, keeps the connection's
- * values. Over HTTP/2 streams as over HTTP/1.1, in every model.
+ * values; a trusted proxy's {@code X-Forwarded-Prefix} is the application's path prefix,
+ * normalized, and never changes routing. Over HTTP/2 streams as over HTTP/1.1, in every model.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ForwardedHeadersIT {
@@ -31,6 +32,9 @@ class ForwardedHeadersIT {
 		.getAddress()
 		.getHostAddress() + " " + request.remoteAddress().getPort() + " " + (request.secure() ? "https" : "http") + " "
 			+ request.headers().get("Host")));
+
+	private static final Route PREFIX = Route.get("/shop/{item}",
+			(request, response) -> response.send("prefix=" + request.forwardedPrefix() + " path=" + request.path()));
 
 	private AriadneServer server;
 
@@ -89,6 +93,28 @@ class ForwardedHeadersIT {
 		assertThat(who(fields)).startsWith("203.0.113.7 ").endsWith(" https evil.example");
 	}
 
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void aTrustedProxysPrefixIsTheApplicationsPathButNeverRoutesIt(IoModel model) throws Exception {
+		start(model, new ForwardedConfig(true, ForwardedConfig.INTERNAL_PROXIES));
+		assertThat(prefix("X-Forwarded-Prefix: /store/\r\n")).isEqualTo("prefix=/store path=/shop/book");
+		assertThat(prefix("X-Forwarded-Prefix: /edge, /store\r\nX-Forwarded-Prefix: /v1\r\n"))
+			.isEqualTo("prefix=/edge/store/v1 path=/shop/book");
+		assertThat(prefix("X-Forwarded-Prefix: /\r\n")).as("the proxy's root").isEqualTo("prefix= path=/shop/book");
+		assertThat(prefix("Forwarded: for=203.0.113.7;proto=https\r\nX-Forwarded-Prefix: /store\r\n"))
+			.as("beside RFC 7239, which has no prefix").isEqualTo("prefix=/store path=/shop/book");
+		assertThat(prefix("X-Forwarded-Prefix: /store/../admin\r\n")).as("a dot segment")
+			.isEqualTo("prefix=null path=/shop/book");
+		assertThat(prefix("X-Forwarded-Prefix: store\r\n")).as("not absolute").isEqualTo("prefix=null path=/shop/book");
+		assertThat(prefix("")).isEqualTo("prefix=null path=/shop/book");
+		this.server.stop();
+		start(model, new ForwardedConfig(true, List.of("10.0.0.0/8")));
+		assertThat(prefix("X-Forwarded-Prefix: /store\r\n")).as("an untrusted peer").isEqualTo("prefix=null path=/shop/book");
+		this.server.stop();
+		start(model, ForwardedConfig.DISABLED);
+		assertThat(prefix("X-Forwarded-Prefix: /store\r\n")).as("forwarding off").isEqualTo("prefix=null path=/shop/book");
+	}
+
 	@Test
 	void anHttp2StreamFromATrustedProxyIsSeenAsItsClient() throws Exception {
 		this.server = Servers.start(IoModel.EVENT_LOOP, (config) -> config.http2Enabled(true)
@@ -118,8 +144,14 @@ class ForwardedHeadersIT {
 		}
 	}
 
+	private String prefix(String fields) throws IOException {
+		try (RawClient client = RawClient.connect(port())) {
+			return client.exchange("GET /shop/book HTTP/1.1\r\nHost: localhost\r\n" + fields + "\r\n").bodyText();
+		}
+	}
+
 	private void start(IoModel model, ForwardedConfig forwarded) {
-		this.server = Servers.start(model, (config) -> config.forwarded(forwarded), WHO);
+		this.server = Servers.start(model, (config) -> config.forwarded(forwarded), WHO, PREFIX);
 	}
 
 	private int port() {

@@ -487,7 +487,8 @@ public class AriadneServerProperties {
 
 		/**
 		 * Whether the client's address, scheme and host are taken from the Forwarded (RFC 7239)
-		 * or X-Forwarded-For, -Proto, -Host and -Port headers of a request from a trusted proxy.
+		 * or X-Forwarded-For, -Proto, -Host and -Port headers of a request from a trusted proxy,
+		 * and its path prefix from X-Forwarded-Prefix.
 		 * Unset: off, except that in a Spring MVC or WebFlux app server.forward-headers-strategy
 		 * decides (native turns it on), and on a cloud platform such as Kubernetes it is on, as
 		 * Boot does for Tomcat and Jetty.

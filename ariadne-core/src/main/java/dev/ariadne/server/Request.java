@@ -204,6 +204,19 @@ public interface Request {
 	InetSocketAddress localAddress();
 
 	/**
+	 * Returns the path under which a trusted proxy serves the application, from its
+	 * {@code X-Forwarded-Prefix} when forwarded headers are on: the path the client used is this
+	 * prefix followed by the application's own path, so links and redirects the client follows
+	 * start with it. {@link #path()} and routing are not changed by it. Normalized: it starts
+	 * with {@code /} and does not end with one, and holds no dot segment.
+	 * @return the prefix, {@code ""} when the proxy serves the application at its root, or
+	 * {@code null} when no trusted proxy gave one (or gave one that is not a safe path)
+	 */
+	default String forwardedPrefix() {
+		return null;
+	}
+
+	/**
 	 * Returns whether the request came over TLS: its scheme is {@code https}.
 	 * @return whether the connection is encrypted
 	 */

@@ -102,8 +102,15 @@ final class DispatchedRequest extends HttpServletRequestWrapper {
 
 	@Override
 	public String getContextPath() {
-		return ownPaths() ? PathCanonicalizer.rawPrefix(getRequestURI(), getServletContext().getContextPath())
-				: super.getContextPath();
+		if (!ownPaths()) {
+			return super.getContextPath();
+		}
+		String uri = getRequestURI();
+		if (uri.equals(this.base.getRequestURI())) {
+			// AsyncContext.dispatch() keeps the request's URI, which may start with a forwarded prefix
+			return this.base.getContextPath();
+		}
+		return PathCanonicalizer.rawPrefix(uri, getServletContext().getContextPath());
 	}
 
 	@Override

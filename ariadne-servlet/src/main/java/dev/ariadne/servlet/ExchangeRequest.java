@@ -598,7 +598,9 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public String getContextPath() {
-		return PathCanonicalizer.rawPrefix(this.requestUri, this.context.getContextPath());
+		// behind a trusted proxy's X-Forwarded-Prefix, the request URI starts with it instead
+		String prefix = this.core.forwardedPrefix();
+		return (prefix != null) ? prefix : PathCanonicalizer.rawPrefix(this.requestUri, this.context.getContextPath());
 	}
 
 	@Override

@@ -490,7 +490,9 @@ final class ExchangeResponse implements HttpServletResponse {
 			cookie.setAttribute(attribute.getKey(), attribute.getValue());
 		}
 		if (cookie.getPath() == null) {
-			String contextPath = this.context.getContextPath();
+			// behind a trusted proxy's X-Forwarded-Prefix the client's path starts with the prefix
+			String prefix = this.exchange.request().core().forwardedPrefix();
+			String contextPath = (prefix != null) ? prefix : this.context.getContextPath();
 			cookie.setPath(contextPath.isEmpty() ? "/" : contextPath);
 		}
 		synchronized (this.headers) {

@@ -1,20 +1,14 @@
 package dev.ariadne.servlet;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
-import java.io.UnsupportedEncodingException;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.zip.GZIPOutputStream;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -23,23 +17,33 @@ import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 
 /**
  * Compresses response bodies with gzip for clients that accept it: what
  * {@code server.compression.*} asks of a servlet container. A body is compressed when the
  * request's {@code Accept-Encoding} allows {@code gzip}, the response's media type is one of
- * the configured ones, nothing set a {@code Content-Encoding} already, the client's
- * {@code User-Agent} is not excluded, and the body is at least the minimum size: a body with a
- * declared {@code Content-Length} is judged by it, any other by its first bytes, held until
- * the minimum is reached or the body ends. Compressed responses lose their
- * {@code Content-Length} (they go out chunked) and gain {@code Vary: Accept-Encoding}.
+ * the configured ones ({@code text/html}; {@code text/*} and {@code *}{@code /*} match a whole
+ * family; parameters are ignored on both sides), nothing set a {@code Content-Encoding}
+ * already, the status carries a whole body (not 1xx, 204, 206 or 304), the client's
+ * {@code User-Agent} is not excluded, and the body is not known to be under the minimum size.
+ *
+ * <p>The size is judged as Tomcat and Jetty judge it: by the {@code Content-Length} the
+ * application declared, if any; else by the body itself when it ends within the response's
+ * buffer (its first bytes are held until the minimum is reached, the buffer would overflow or
+ * the body ends); a body that outgrows the buffer, or is flushed before it ends, commits with
+ * its length unknown and is compressed, however short. Non-blocking writers
+ * ({@code WriteListener}) are compressed the same way: every write of the application is one
+ * write of the container's stream, and {@code isReady()} is the container's.
+ *
+ * <p>A compressed response loses the application's {@code Content-Length} (it gets the
+ * compressed one when that fits the container's buffer, else goes out chunked), gains
+ * {@code Vary: Accept-Encoding}, and a strong {@code ETag} becomes weak (the bytes differ from
+ * the identity's). A response that would have been compressed for a client that accepts gzip
+ * gains {@code Vary: Accept-Encoding} too, so that a cache keeps the two apart.
  * {@code flush()} flushes the compressor too, so streamed bodies still arrive as they are
  * written.
  */
@@ -47,7 +51,14 @@ public final class GzipCompressionFilter implements Filter {
 
 	private static final Pattern GZIP = Pattern.compile("(^|,)\\s*(gzip|\\*)\\s*(;\\s*q\\s*=\\s*(?<q>[0-9.]+))?\\s*(,|$)");
 
-	private final Set<String> mimeTypes;
+	/** Exact media types, {@code text/html}. */
+	private final Set<String> mimeTypes = new HashSet<>();
+
+	/** Families by their type ({@code text} for {@code text/*}); {@code *} for every type. */
+	private final Set<String> mimeFamilies = new HashSet<>();
+
+	/** Structured-syntax families, {@code application/*+json} as {@code application} and {@code +json}. */
+	private final List<String[]> mimeSuffixes = new ArrayList<>();
 
 	private final List<Pattern> excludedUserAgents;
 
@@ -55,14 +66,29 @@ public final class GzipCompressionFilter implements Filter {
 
 	/**
 	 * Creates the filter.
-	 * @param mimeTypes the media types to compress, without parameters ({@code text/html})
+	 * @param mimeTypes the media types to compress ({@code text/html}, {@code text/*},
+	 * {@code application/*+json}); parameters are ignored
 	 * @param excludedUserAgents regular expressions of user agents never given gzip
 	 * @param minResponseSize the smallest body worth compressing, in bytes
 	 */
 	public GzipCompressionFilter(Set<String> mimeTypes, List<String> excludedUserAgents, int minResponseSize) {
-		this.mimeTypes = mimeTypes.stream()
-			.map((type) -> type.toLowerCase(Locale.ROOT))
-			.collect(Collectors.toUnmodifiableSet());
+		for (String configured : mimeTypes) {
+			String type = MediaTypes.type(configured);
+			int slash = type.indexOf('/');
+			String subtype = (slash >= 0) ? type.substring(slash + 1) : "";
+			if (type.equals("*") || type.equals("*/*")) {
+				this.mimeFamilies.add("*");
+			}
+			else if (subtype.equals("*")) {
+				this.mimeFamilies.add(type.substring(0, slash));
+			}
+			else if (subtype.startsWith("*+")) {
+				this.mimeSuffixes.add(new String[] { type.substring(0, slash), subtype.substring(1) });
+			}
+			else {
+				this.mimeTypes.add(type);
+			}
+		}
 		this.excludedUserAgents = excludedUserAgents.stream().map(Pattern::compile).toList();
 		this.minResponseSize = Math.max(0, minResponseSize);
 	}
@@ -84,14 +110,20 @@ public final class GzipCompressionFilter implements Filter {
 	@Override
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
-		if (!(request instanceof HttpServletRequest http) || !(response instanceof HttpServletResponse httpResponse)
-				|| !acceptsGzip(http) || isExcluded(http.getHeader("User-Agent"))) {
+		if (!(request instanceof HttpServletRequest http) || !(response instanceof HttpServletResponse httpResponse)) {
 			chain.doFilter(request, response);
 			return;
 		}
-		CompressingResponse compressing = new CompressingResponse(httpResponse);
-		// on an exception the container answers with an error page: nothing held is sent
-		chain.doFilter(request, compressing);
+		boolean gzip = acceptsGzip(http) && !isExcluded(http.getHeader("User-Agent"));
+		CompressingResponse compressing = new CompressingResponse(httpResponse, this, gzip);
+		try {
+			chain.doFilter(request, compressing);
+		}
+		catch (IOException | ServletException | RuntimeException | Error ex) {
+			// the container answers with an error page: nothing held is sent
+			compressing.abandon();
+			throw ex;
+		}
 		if (request.isAsyncStarted()) {
 			request.getAsyncContext().addListener(new FinishOnComplete(compressing));
 		}
@@ -144,6 +176,10 @@ public final class GzipCompressionFilter implements Filter {
 				&& (contentLength < 0 || contentLength >= this.minResponseSize);
 	}
 
+	int minResponseSize() {
+		return this.minResponseSize;
+	}
+
 	private boolean isExcluded(String userAgent) {
 		if (userAgent == null) {
 			return false;
@@ -156,17 +192,33 @@ public final class GzipCompressionFilter implements Filter {
 		return false;
 	}
 
-	private boolean compressible(HttpServletResponse response) {
+	boolean compressible(HttpServletResponse response) {
 		return compressible(response.getStatus(), response.getContentType(), response.getHeader("Content-Encoding"));
 	}
 
-	private boolean compressible(int status, String type, String contentEncoding) {
-		if (status < 200 || status == 204 || status == 304 || contentEncoding != null || type == null) {
+	private boolean compressible(int status, String contentType, String contentEncoding) {
+		if (status < 200 || status == 204 || status == 206 || status == 304 || contentEncoding != null
+				|| contentType == null) {
 			return false;
 		}
-		int semicolon = type.indexOf(';');
-		String mediaType = ((semicolon >= 0) ? type.substring(0, semicolon) : type).trim().toLowerCase(Locale.ROOT);
-		return this.mimeTypes.contains(mediaType);
+		String type = MediaTypes.type(contentType);
+		if (this.mimeTypes.contains(type) || this.mimeFamilies.contains("*")) {
+			return true;
+		}
+		int slash = type.indexOf('/');
+		if (slash <= 0) {
+			return false;
+		}
+		String family = type.substring(0, slash);
+		if (this.mimeFamilies.contains(family)) {
+			return true;
+		}
+		for (String[] suffix : this.mimeSuffixes) {
+			if (suffix[0].equals(family) && type.endsWith(suffix[1])) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Ends the body after an asynchronous request completes. */
@@ -194,298 +246,6 @@ public final class GzipCompressionFilter implements Filter {
 		@Override
 		public void onStartAsync(AsyncEvent event) {
 			event.getAsyncContext().addListener(this);
-		}
-
-	}
-
-	/** The response the application writes to: decides at its first bytes whether to compress. */
-	private final class CompressingResponse extends HttpServletResponseWrapper {
-
-		private final HttpServletResponse response;
-
-		private CompressingStream stream;
-
-		private PrintWriter writer;
-
-		/** The Content-Length the application declared, held until the stream decides. */
-		private long declaredLength = -1;
-
-		CompressingResponse(HttpServletResponse response) {
-			super(response);
-			this.response = response;
-		}
-
-		@Override
-		public ServletOutputStream getOutputStream() throws IOException {
-			if (this.writer != null) {
-				throw new IllegalStateException("getWriter() was already called for this response");
-			}
-			return stream();
-		}
-
-		@Override
-		public PrintWriter getWriter() throws IOException {
-			if (this.writer == null) {
-				if (this.stream != null) {
-					throw new IllegalStateException("getOutputStream() was already called for this response");
-				}
-				String encoding = getCharacterEncoding();
-				Charset charset;
-				try {
-					charset = (encoding != null) ? Charset.forName(encoding) : StandardCharsets.ISO_8859_1;
-				}
-				catch (RuntimeException ex) {
-					throw new UnsupportedEncodingException(encoding);
-				}
-				this.writer = new PrintWriter(new OutputStreamWriter(stream(), charset));
-			}
-			return this.writer;
-		}
-
-		private CompressingStream stream() {
-			if (this.stream == null) {
-				this.stream = new CompressingStream(this);
-			}
-			return this.stream;
-		}
-
-		@Override
-		public void setContentLength(int length) {
-			setContentLengthLong(length);
-		}
-
-		@Override
-		public void setContentLengthLong(long length) {
-			if (this.stream != null && this.stream.decided) {
-				if (this.stream.gzip == null) {
-					super.setContentLengthLong(length);
-				}
-				return;
-			}
-			this.declaredLength = length;
-		}
-
-		@Override
-		public void setHeader(String name, String value) {
-			if (isContentLength(name)) {
-				setContentLengthLong((value != null) ? parseLength(value) : -1);
-				return;
-			}
-			super.setHeader(name, value);
-		}
-
-		@Override
-		public void addHeader(String name, String value) {
-			if (isContentLength(name)) {
-				setContentLengthLong(parseLength(value));
-				return;
-			}
-			super.addHeader(name, value);
-		}
-
-		@Override
-		public void setIntHeader(String name, int value) {
-			if (isContentLength(name)) {
-				setContentLengthLong(value);
-				return;
-			}
-			super.setIntHeader(name, value);
-		}
-
-		@Override
-		public void addIntHeader(String name, int value) {
-			setIntHeader(name, value);
-		}
-
-		@Override
-		public String getHeader(String name) {
-			if (isContentLength(name) && this.declaredLength >= 0 && (this.stream == null || !this.stream.decided)) {
-				return Long.toString(this.declaredLength);
-			}
-			return super.getHeader(name);
-		}
-
-		private static boolean isContentLength(String name) {
-			return "Content-Length".equalsIgnoreCase(name);
-		}
-
-		private static long parseLength(String value) {
-			try {
-				return Long.parseLong(value.trim());
-			}
-			catch (NumberFormatException ex) {
-				return -1;
-			}
-		}
-
-		@Override
-		public void flushBuffer() throws IOException {
-			if (this.writer != null) {
-				this.writer.flush();
-			}
-			if (this.stream != null) {
-				this.stream.flush();
-			}
-			else {
-				super.flushBuffer();
-			}
-		}
-
-		@Override
-		public void reset() {
-			super.reset();
-			this.stream = null;
-			this.writer = null;
-			this.declaredLength = -1;
-		}
-
-		@Override
-		public void resetBuffer() {
-			super.resetBuffer();
-			if (this.stream != null && !this.stream.decided) {
-				this.stream.held = 0;
-			}
-		}
-
-		void finish() throws IOException {
-			if (this.writer != null) {
-				this.writer.flush();
-			}
-			if (this.stream != null) {
-				this.stream.finish();
-			}
-		}
-
-	}
-
-	/** Holds the first bytes until it can decide, then writes them plain or through gzip. */
-	private final class CompressingStream extends ServletOutputStream {
-
-		private final CompressingResponse response;
-
-		private byte[] heldBytes;
-
-		private int held;
-
-		private boolean decided;
-
-		private GZIPOutputStream gzip;
-
-		private ServletOutputStream target;
-
-		private boolean finished;
-
-		CompressingStream(CompressingResponse response) {
-			this.response = response;
-		}
-
-		@Override
-		public void write(int b) throws IOException {
-			write(new byte[] { (byte) b }, 0, 1);
-		}
-
-		@Override
-		public void write(byte[] bytes, int offset, int length) throws IOException {
-			if (this.finished) {
-				throw new IOException("The response body has ended");
-			}
-			if (!this.decided) {
-				long declared = this.response.declaredLength;
-				boolean small = declared >= 0 && declared < GzipCompressionFilter.this.minResponseSize;
-				if (small || !compressible(this.response)) {
-					decide(false);
-				}
-				else if (declared >= 0 || this.held + length >= GzipCompressionFilter.this.minResponseSize) {
-					decide(true);
-				}
-				else {
-					hold(bytes, offset, length);
-					return;
-				}
-			}
-			out().write(bytes, offset, length);
-		}
-
-		private void hold(byte[] bytes, int offset, int length) {
-			if (this.heldBytes == null) {
-				this.heldBytes = new byte[Math.max(64, GzipCompressionFilter.this.minResponseSize)];
-			}
-			System.arraycopy(bytes, offset, this.heldBytes, this.held, length);
-			this.held += length;
-		}
-
-		private void decide(boolean compress) throws IOException {
-			this.decided = true;
-			HttpServletResponse response = this.response.response;
-			if (compress) {
-				response.setHeader("Content-Encoding", "gzip");
-				response.addHeader("Vary", "Accept-Encoding");
-				this.target = response.getOutputStream();
-				this.gzip = new GZIPOutputStream(this.target, 8192, true);
-			}
-			else {
-				if (this.response.declaredLength >= 0) {
-					response.setContentLengthLong(this.response.declaredLength);
-				}
-				this.target = response.getOutputStream();
-			}
-			if (this.held > 0) {
-				out().write(this.heldBytes, 0, this.held);
-				this.held = 0;
-			}
-			this.heldBytes = null;
-		}
-
-		private OutputStream out() {
-			return (this.gzip != null) ? this.gzip : this.target;
-		}
-
-		@Override
-		public void flush() throws IOException {
-			if (!this.decided) {
-				// a flush commits the response: decide with what is held
-				decide(compressible(this.response) && this.held >= GzipCompressionFilter.this.minResponseSize);
-			}
-			out().flush();
-		}
-
-		@Override
-		public void close() throws IOException {
-			finish();
-		}
-
-		void finish() throws IOException {
-			if (this.finished) {
-				return;
-			}
-			if (!this.decided) {
-				// the whole body is held and shorter than the minimum
-				decide(false);
-			}
-			this.finished = true;
-			if (this.gzip != null) {
-				this.gzip.finish();
-			}
-			this.target.close();
-		}
-
-		@Override
-		public boolean isReady() {
-			return (this.target == null) || this.target.isReady();
-		}
-
-		@Override
-		public void setWriteListener(WriteListener listener) {
-			if (this.target == null) {
-				try {
-					decide(false);
-				}
-				catch (IOException ex) {
-					listener.onError(ex);
-					return;
-				}
-			}
-			this.target.setWriteListener(listener);
 		}
 
 	}

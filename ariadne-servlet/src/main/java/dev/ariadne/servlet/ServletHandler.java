@@ -51,7 +51,8 @@ final class ServletHandler implements Handler {
 				serverHeader(response);
 				response.status(302);
 				String base = (request.secure() ? "https://" : "http://") + authority(request);
-				response.header("Location", base + contextPath + "/" + ((query != null) ? "?" + query : ""));
+				String root = (request.forwardedPrefix() != null) ? request.forwardedPrefix() : contextPath;
+				response.header("Location", base + root + "/" + ((query != null) ? "?" + query : ""));
 				response.send(new byte[0]);
 				request.route(RequestEvent.NOT_FOUND);
 				return;
@@ -63,7 +64,21 @@ final class ServletHandler implements Handler {
 			}
 			path = path.substring(contextPath.length());
 		}
-		new ServletExchange(this.context, request, response, rawPath, query, path).run();
+		new ServletExchange(this.context, request, response, requestUri(request, rawPath, contextPath), query, path)
+			.run();
+	}
+
+	/**
+	 * The request URI the application sees: the path as sent, or behind a trusted proxy's
+	 * {@code X-Forwarded-Prefix} that prefix in place of the context path, as Spring's
+	 * {@code ForwardedHeaderFilter} has it (the proxy serves the context under its prefix).
+	 */
+	private static String requestUri(Request request, String rawPath, String contextPath) {
+		String prefix = request.forwardedPrefix();
+		if (prefix == null) {
+			return rawPath;
+		}
+		return prefix + rawPath.substring(PathCanonicalizer.rawPrefix(rawPath, contextPath).length());
 	}
 
 	/** The host and port the request was sent to, as a redirect to the same server names them. */

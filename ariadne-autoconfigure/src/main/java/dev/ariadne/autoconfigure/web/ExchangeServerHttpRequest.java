@@ -39,7 +39,8 @@ final class ExchangeServerHttpRequest extends AbstractServerHttpRequest {
 	private final Flux<DataBuffer> body;
 
 	ExchangeServerHttpRequest(Request request, URI uri, AsyncResponse exchange, DataBufferFactory bufferFactory) {
-		super(HttpMethod.valueOf(request.method().name()), uri, "", headers(request.headers()));
+		super(HttpMethod.valueOf(request.method().name()), uri,
+				(request.forwardedPrefix() != null) ? request.forwardedPrefix() : "", headers(request.headers()));
 		this.request = request;
 		this.publisher = hasBody(request) ? new RequestBodyPublisher(exchange, bufferFactory) : null;
 		this.body = (this.publisher != null) ? Flux.from(this.publisher) : Flux.empty();
@@ -56,13 +57,16 @@ final class ExchangeServerHttpRequest extends AbstractServerHttpRequest {
 
 	/**
 	 * Returns the URI of a request as WebFlux expects it: scheme and authority (from the
-	 * {@code Host} header, else the local address) followed by the target as sent.
+	 * {@code Host} header, else the local address) followed by the target as sent; behind a
+	 * trusted proxy's {@code X-Forwarded-Prefix}, the prefix before the path, which is then the
+	 * request's context path, as on Reactor Netty.
 	 * @param request the request
 	 * @return the URI, or {@code null} when the target or host cannot be one
 	 */
 	static URI uri(Request request) {
 		String target = request.target();
 		String scheme = request.secure() ? "https" : "http";
+		String prefix = (request.forwardedPrefix() != null) ? request.forwardedPrefix() : "";
 		try {
 			if (target.startsWith("/")) {
 				String host = request.header("Host");
@@ -71,10 +75,18 @@ final class ExchangeServerHttpRequest extends AbstractServerHttpRequest {
 					String address = local.getAddress().getHostAddress();
 					host = ((address.indexOf(':') >= 0) ? "[" + address + "]" : address) + ":" + local.getPort();
 				}
-				return new URI(scheme + "://" + host + target);
+				return new URI(scheme + "://" + host + prefix + target);
 			}
 			URI absolute = new URI(target);
-			return (absolute.getScheme() != null && absolute.getRawAuthority() != null) ? absolute : null;
+			if (absolute.getScheme() == null || absolute.getRawAuthority() == null) {
+				return null;
+			}
+			if (prefix.isEmpty()) {
+				return absolute;
+			}
+			String query = absolute.getRawQuery();
+			return new URI(absolute.getScheme() + "://" + absolute.getRawAuthority() + prefix + absolute.getRawPath()
+					+ ((query != null) ? "?" + query : ""));
 		}
 		catch (Exception ex) {
 			return null;

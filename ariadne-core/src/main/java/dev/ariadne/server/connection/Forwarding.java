@@ -13,7 +13,9 @@ import dev.ariadne.server.ForwardedConfig;
 
 /**
  * Reads what a trusted proxy says of the client it forwards: RFC 7239's {@code Forwarded}, or
- * else the {@code X-Forwarded-For}, {@code -Proto}, {@code -Host} and {@code -Port} fields.
+ * else the {@code X-Forwarded-For}, {@code -Proto}, {@code -Host} and {@code -Port} fields; and
+ * in either case {@code X-Forwarded-Prefix} ({@link ForwardedPrefix}), which RFC 7239 has no
+ * parameter for.
  *
  * <p>The client is found from the end of the chain: the last hop is the connection's peer, and
  * each hop that is itself a trusted proxy hands over to the one before it, until a hop that is
@@ -40,7 +42,8 @@ final class Forwarding {
 
 	/**
 	 * Applies the forwarded fields of a request from a trusted proxy: its client's address, its
-	 * scheme, and its {@code Host} field rewritten to the host and port the client asked for.
+	 * scheme, its {@code Host} field rewritten to the host and port the client asked for, and the
+	 * path prefix the proxy serves the application under.
 	 * @param config which peers are trusted
 	 * @param request the request, made from the connection's values
 	 * @param headers the request's header fields, changed in place
@@ -49,6 +52,10 @@ final class Forwarding {
 		InetSocketAddress peer = request.remoteAddress();
 		if (peer == null || !config.trusts(peer.getAddress())) {
 			return;
+		}
+		List<String> prefix = headers.all(ForwardedPrefix.HEADER);
+		if (!prefix.isEmpty()) {
+			request.forwardedPrefix(ForwardedPrefix.parse(prefix));
 		}
 		List<String> forwarded = headers.all(FORWARDED);
 		Hop hop = forwarded.isEmpty() ? fromXForwarded(config, headers) : fromForwarded(config, forwarded);

@@ -72,6 +72,9 @@ final class ServerRequest implements Request {
 	/** Whether a trusted proxy said the client used {@code https}; {@code null} if it did not say. */
 	private Boolean forwardedSecure;
 
+	/** The path prefix a trusted proxy serves the application under; {@code null} if none. */
+	private String forwardedPrefix;
+
 	ServerRequest(RequestHead head, RequestBody body, InetSocketAddress remote, InetSocketAddress local,
 			BufferBudget budget, long budgetWaitNanos) {
 		this.head = head;
@@ -110,6 +113,19 @@ final class ServerRequest implements Request {
 	@Override
 	public boolean secure() {
 		return (this.forwardedSecure != null) ? this.forwardedSecure : this.tlsSession != null;
+	}
+
+	/**
+	 * Takes the path prefix a trusted proxy serves the application under ({@link Forwarding}).
+	 * @param prefix the normalized prefix, {@code ""} for the root, or {@code null}
+	 */
+	void forwardedPrefix(String prefix) {
+		this.forwardedPrefix = prefix;
+	}
+
+	@Override
+	public String forwardedPrefix() {
+		return this.forwardedPrefix;
 	}
 
 	void stream(String protocol, int streamId) {

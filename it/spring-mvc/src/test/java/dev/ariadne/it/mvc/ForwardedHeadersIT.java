@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A Spring MVC application behind a proxy: with {@code server.forward-headers-strategy=native},
- * or on a cloud platform where Boot turns it on by itself, a redirect answers with the scheme and
- * host the client used and the servlet API reports them; a proxy outside
+ * or on a cloud platform where Boot turns it on by itself, a redirect answers with the scheme,
+ * host and path prefix ({@code X-Forwarded-Prefix}) the client used and the servlet API reports
+ * them, as Spring's own {@code ForwardedHeaderFilter} does; a proxy outside
  * {@code ariadne.server.forwarded.trusted-proxies} is not believed, and {@code framework} leaves
  * the headers to Spring's own filter, as with Tomcat.
  */
@@ -38,6 +39,12 @@ class ForwardedHeadersIT {
 		assertThat(redirect.status()).isEqualTo(302);
 		assertThat(redirect.header("Location")).isEqualTo("https://shop.example/app/pages/target?from=redirect");
 		assertThat(get("/app/api/protocol", BEHIND_PROXY).bodyText()).startsWith("HTTP/1.1 https secure=true");
+		// a proxy that serves the application under /shop: the prefix takes the context path's place
+		RawResponse prefixed = get("/app/pages/redirect", BEHIND_PROXY + "X-Forwarded-Prefix: /shop\r\n");
+		assertThat(prefixed.status()).isEqualTo(302);
+		assertThat(prefixed.header("Location")).isEqualTo("https://shop.example/shop/pages/target?from=redirect");
+		RawResponse async = get("/app/async/callable", BEHIND_PROXY + "X-Forwarded-Prefix: /shop\r\n");
+		assertThat(async.status()).as("dispatched again behind the prefix: %s", async).isEqualTo(200);
 		// without forwarded headers the same request is the connection's
 		RawResponse direct = get("/app/pages/redirect", "");
 		assertThat(direct.header("Location"))
@@ -52,6 +59,8 @@ class ForwardedHeadersIT {
 		assertThat(redirect.header("Location"))
 			.isEqualTo("http://localhost:" + this.app.port() + "/app/pages/target?from=redirect");
 		assertThat(get("/app/api/protocol", BEHIND_PROXY).bodyText()).startsWith("HTTP/1.1 http secure=false");
+		assertThat(get("/app/pages/redirect", BEHIND_PROXY + "X-Forwarded-Prefix: /shop\r\n").header("Location"))
+			.isEqualTo("http://localhost:" + this.app.port() + "/app/pages/target?from=redirect");
 	}
 
 	@Test
@@ -64,6 +73,9 @@ class ForwardedHeadersIT {
 		this.app = ConformanceApp.start(IoModel.EVENT_LOOP, "server.forward-headers-strategy=framework");
 		assertThat(get("/app/pages/redirect", BEHIND_PROXY).header("Location"))
 			.isEqualTo("https://shop.example/app/pages/target?from=redirect");
+		// and its prefix: the same redirect as the native strategy gives
+		assertThat(get("/app/pages/redirect", BEHIND_PROXY + "X-Forwarded-Prefix: /shop\r\n").header("Location"))
+			.isEqualTo("https://shop.example/shop/pages/target?from=redirect");
 	}
 
 	private RawResponse get(String path, String fields) throws IOException {

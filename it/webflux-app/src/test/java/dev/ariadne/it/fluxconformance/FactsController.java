@@ -29,6 +29,7 @@ class FactsController {
 		facts.put("rawPath", request.getURI().getRawPath());
 		facts.put("rawQuery", request.getURI().getRawQuery());
 		facts.put("path", request.getPath().value());
+		facts.put("contextPath", request.getPath().contextPath().value());
 		// a forwarded client's (and host's) address is unresolved on Reactor Netty: its text, then
 		java.net.InetSocketAddress remote = request.getRemoteAddress();
 		facts.put("remoteAddress",

@@ -20,11 +20,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WebFluxConformanceSettingsIT {
 
+	// on Ariadne through its own adapter and through Spring's servlet adapter, whose non-blocking
+	// writes the servlet container compresses
 	@ParameterizedTest
-	@ValueSource(booleans = { true, false })
-	void compressesLargeAnswersForClientsThatAcceptGzip(boolean ariadne) throws Exception {
-		try (FluxApp app = start(ariadne, IoModel.EVENT_LOOP, "server.compression.enabled=true",
-				"server.compression.min-response-size=1KB")) {
+	@ValueSource(strings = { "native", "servlet", "reactor-netty" })
+	void compressesLargeAnswersForClientsThatAcceptGzip(String server) throws Exception {
+		String[] properties = { "server.compression.enabled=true", "server.compression.min-response-size=1KB",
+				"ariadne.server.webflux.adapter=" + (server.equals("servlet") ? "servlet" : "native") };
+		try (FluxApp app = server.equals("reactor-netty") ? FluxApp.onReactorNetty(properties)
+				: FluxApp.onAriadne(IoModel.EVENT_LOOP, properties)) {
 			HttpResponse<byte[]> gzipped = FluxApp.client()
 				.send(app.request("/stream/text?lines=2000").header("Accept-Encoding", "gzip").build(),
 						HttpResponse.BodyHandlers.ofByteArray());
@@ -53,6 +57,15 @@ class WebFluxConformanceSettingsIT {
 						HttpResponse.BodyHandlers.ofByteArray());
 			assertThat(small.headers().firstValue("Content-Encoding")).as("under min-response-size").isEmpty();
 			assertThat(new String(small.body(), StandardCharsets.UTF_8)).isEqualTo("one answer of known length");
+			HttpResponse<byte[]> shortFlux = FluxApp.client()
+				.send(app.request("/stream/text?lines=2").header("Accept-Encoding", "gzip").build(),
+						HttpResponse.BodyHandlers.ofByteArray());
+			assertThat(shortFlux.headers().firstValue("Content-Encoding")).as("short, but of unknown length")
+				.hasValue("gzip");
+			try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(shortFlux.body()))) {
+				assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+					.isEqualTo(StreamController.expectedText(2));
+			}
 		}
 	}
 
@@ -78,17 +91,29 @@ class WebFluxConformanceSettingsIT {
 	}
 
 	@ParameterizedTest
-	@ValueSource(booleans = { true, false })
-	void withTheNativeStrategyTheRequestIsTheClientsBehindAProxy(boolean ariadne) throws Exception {
-		try (FluxApp app = start(ariadne, IoModel.EVENT_LOOP, "server.forward-headers-strategy=native")) {
+	@ValueSource(strings = { "native", "servlet", "reactor-netty" })
+	void withTheNativeStrategyTheRequestIsTheClientsBehindAProxy(String server) throws Exception {
+		String[] properties = { "server.forward-headers-strategy=native",
+				"ariadne.server.webflux.adapter=" + (server.equals("servlet") ? "servlet" : "native") };
+		try (FluxApp app = server.equals("reactor-netty") ? FluxApp.onReactorNetty(properties)
+				: FluxApp.onAriadne(IoModel.EVENT_LOOP, properties)) {
 			HttpResponse<String> facts = app.get("/facts/behind", "Accept", "application/json", "X-Forwarded-For",
 					"203.0.113.7", "X-Forwarded-Proto", "https", "X-Forwarded-Host", "shop.example");
 			assertThat(facts.statusCode()).isEqualTo(200);
 			assertThat(facts.body()).contains("\"uri\":\"https://shop.example/facts/behind\"")
 				.contains("\"scheme\":\"https\"")
 				.contains("\"remoteAddress\":\"203.0.113.7\"");
+			// the proxy serves the application under a prefix: the request's context path
+			HttpResponse<String> prefixed = app.get("/facts/behind", "Accept", "application/json", "X-Forwarded-Proto",
+					"https", "X-Forwarded-Host", "shop.example", "X-Forwarded-Prefix", "/shop/");
+			assertThat(prefixed.statusCode()).as(prefixed.body()).isEqualTo(200);
+			assertThat(prefixed.body()).contains("\"uri\":\"https://shop.example/shop/facts/behind\"")
+				.contains("\"contextPath\":\"/shop\"")
+				.contains("\"path\":\"/shop/facts/behind\"");
 			HttpResponse<String> direct = app.get("/facts/direct", "Accept", "application/json");
-			assertThat(direct.body()).contains("\"scheme\":\"http\"").contains("\"remoteAddress\":\"127.0.0.1\"");
+			assertThat(direct.body()).contains("\"scheme\":\"http\"")
+				.contains("\"remoteAddress\":\"127.0.0.1\"")
+				.contains("\"contextPath\":\"\"");
 		}
 	}
 
