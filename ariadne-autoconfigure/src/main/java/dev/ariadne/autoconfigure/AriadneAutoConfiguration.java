@@ -78,6 +78,35 @@ public final class AriadneAutoConfiguration {
 		return server.build();
 	}
 
+	/**
+	 * The additional listeners ({@code ariadne.server.additional-listeners}): the application
+	 * server's configuration on other ports, each serving the same routes, middleware and
+	 * request listeners with pools of its own.
+	 */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	@ConditionalOnSingleCandidate(AriadneServer.class)
+	AriadneAdditionalServers ariadneAdditionalServers(AriadneServer ariadneServer, AriadneServerProperties properties,
+			ConfigurableEnvironment environment, ObjectProvider<AriadneServerCustomizer> customizers,
+			ObjectProvider<Route> routes, ObjectProvider<AriadneRouteProvider> routeProviders,
+			ObjectProvider<Middleware> middleware, ObjectProvider<RequestListener> requestListeners,
+			ObjectProvider<SslBundles> sslBundles) {
+		List<AdditionalListener> listeners = AdditionalListener.of(properties.getAdditionalListeners(),
+				sslBundles.getIfAvailable());
+		AriadneServerSettings settings = new AriadneServerSettings(environment, customizers, routes, routeProviders,
+				middleware, requestListeners);
+		List<AriadneServer> servers = new ArrayList<>(listeners.size());
+		for (AdditionalListener listener : listeners) {
+			AriadneServer.Builder server = AriadneServer.builder(listener.configure(ariadneServer.config()))
+				.diagnosis(properties.getDiagnosis().isEnabled());
+			server.routes(settings.routes(properties, false));
+			settings.middleware().forEach(server::middleware);
+			settings.requestListeners().forEach(server::requestListener);
+			servers.add(server.build());
+		}
+		return new AriadneAdditionalServers(servers, listeners);
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	AriadneServers ariadneServers() {
@@ -89,7 +118,8 @@ public final class AriadneAutoConfiguration {
 	@ConditionalOnSingleCandidate(AriadneServer.class)
 	AriadneServerLifecycle ariadneServerLifecycle(AriadneServer ariadneServer, ConfigurableEnvironment environment,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<AriadneManagementServer> managementServer,
-			ApplicationContext applicationContext, AriadneServers servers) {
+			ApplicationContext applicationContext, AriadneServers servers,
+			ObjectProvider<AriadneAdditionalServers> additionalServers) {
 		boolean livePage = applicationContext.containsBean(ARIADNE_ENDPOINT)
 				&& ariadneServer.diagnosis().isPresent();
 		return new AriadneServerLifecycle(ariadneServer, environment, eventPublisher, () -> {
@@ -102,7 +132,7 @@ public final class AriadneAutoConfiguration {
 					|| applicationContext.containsBean(ACTUATOR_ROUTE_PROVIDER) && !disabled;
 			String live = (livePage && servedOverHttp) ? livePageUrl(management, ariadneServer, environment) : null;
 			return (summary != null && live != null) ? summary + "; live diagnosis on " + live : summary;
-		}).registerIn(servers);
+		}).registerIn(servers).withAdditional(additionalServers.getIfAvailable());
 	}
 
 	/**

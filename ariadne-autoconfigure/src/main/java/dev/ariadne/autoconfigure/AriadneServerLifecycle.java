@@ -2,7 +2,10 @@ package dev.ariadne.autoconfigure;
 
 import java.net.InetSocketAddress;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 import dev.ariadne.AriadneServer;
@@ -54,6 +57,8 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 	private final Runnable onStarted;
 
 	private AriadneServers servers;
+
+	private AriadneAdditionalServers additional;
 
 	/**
 	 * Creates a lifecycle for a server.
@@ -110,6 +115,16 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 		return this;
 	}
 
+	/**
+	 * Starts and drains additional listeners with the server ({@code ariadne.server.additional-listeners}).
+	 * @param additional the additional listeners, or {@code null} for none
+	 * @return this lifecycle
+	 */
+	AriadneServerLifecycle withAdditional(AriadneAdditionalServers additional) {
+		this.additional = additional;
+		return this;
+	}
+
 	@Override
 	public void start() {
 		this.server.start();
@@ -117,7 +132,42 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 		if (this.servers != null) {
 			this.servers.register(this.server);
 		}
+		List<AriadneServer> others = additionalServers();
+		for (int i = 0; i < others.size(); i++) {
+			try {
+				this.additional.start(i);
+			}
+			catch (RuntimeException ex) {
+				// all or none: the listeners started so far stop again
+				for (AriadneServer started : others.subList(0, i)) {
+					started.stop();
+					unregister(started);
+				}
+				this.server.stop();
+				unregister(this.server);
+				throw ex;
+			}
+			if (this.servers != null) {
+				this.servers.register(others.get(i));
+			}
+		}
 		this.onStarted.run();
+		for (AriadneServer other : others) {
+			ServerConfig config = other.config();
+			logger.info("Ariadne '" + config.name() + "' listener started on " + describe(other.localAddress()) + " ("
+					+ ((config.tls() != null) ? "https" : "http") + ", io-model " + config.ioModel().value()
+					+ ", threads.max " + config.maxThreads() + ")");
+		}
+	}
+
+	private List<AriadneServer> additionalServers() {
+		return (this.additional != null) ? this.additional.servers() : List.of();
+	}
+
+	private void unregister(AriadneServer server) {
+		if (this.servers != null) {
+			this.servers.unregister(server);
+		}
 	}
 
 	/**
@@ -172,13 +222,36 @@ final class AriadneServerLifecycle implements SmartLifecycle {
 	}
 
 	private void drain() {
+		// the additional listeners drain on threads of their own, alongside this one
+		List<CompletableFuture<Boolean>> others = additionalServers().stream()
+			.map((other) -> other.shutdownGracefullyInBackground(other.config().shutdownGracePeriod()))
+			.toList();
 		try {
 			shutDown();
 		}
 		finally {
-			if (this.servers != null) {
-				this.servers.unregister(this.server);
+			unregister(this.server);
+			List<AriadneServer> servers = additionalServers();
+			for (int i = 0; i < others.size(); i++) {
+				awaitDrain(servers.get(i), others.get(i));
+				unregister(servers.get(i));
 			}
+		}
+	}
+
+	private static void awaitDrain(AriadneServer server, CompletableFuture<Boolean> drain) {
+		boolean drained;
+		try {
+			drained = drain.join();
+		}
+		catch (CompletionException ex) {
+			drained = false;
+		}
+		if (!drained) {
+			logger.warn("Ariadne's '" + server.config().name() + "' listener closed connections with requests still "
+					+ "in flight after the grace period of "
+					+ AriadneServerConfigMapper.format(server.config().shutdownGracePeriod())
+					+ " (ariadne.server.shutdown.grace-period)");
 		}
 	}
 

@@ -98,6 +98,15 @@ public class AriadneServerProperties {
 	private final Map<String, RouteSettings> routes = new LinkedHashMap<>();
 
 	/**
+	 * More listeners serving the same application, each on a port of its own (an HTTP port
+	 * beside HTTPS, say), in the same I/O model and with pools of its own sized as this
+	 * listener's. Each entry: port (required), address, name (the metrics listener tag, default
+	 * app-PORT), ssl.bundle, ssl.client-auth, ssl.server-name-bundles, ssl.handshake-timeout and
+	 * http2.enabled.
+	 */
+	private final List<AdditionalListenerProperties> additionalListeners = new ArrayList<>();
+
+	/**
 	 * Returns the port the server listens on.
 	 * @return the port, 0 for a free one
 	 */
@@ -304,6 +313,14 @@ public class AriadneServerProperties {
 	 */
 	public Map<String, RouteSettings> getRoutes() {
 		return this.routes;
+	}
+
+	/**
+	 * Returns the additional listeners.
+	 * @return the mutable list, in order
+	 */
+	public List<AdditionalListenerProperties> getAdditionalListeners() {
+		return this.additionalListeners;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.ariadne.autoconfigure;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,8 +12,8 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The Ariadne listeners of an application that are running now, by listener name
- * ({@code app}, {@code management}): what metrics, health, the {@code ariadne} endpoint and the
- * diagnosis read. One instance per application, in its root context; a listener registers
+ * ({@code app}, the names of {@code ariadne.server.additional-listeners}, {@code management}):
+ * what metrics, health, the {@code ariadne} endpoint and the diagnosis read. One instance per application, in its root context; a listener registers
  * when it starts and leaves when it stops, whichever context created it (the management
  * listener of a servlet application is created by Boot's management child context).
  *
@@ -106,15 +107,20 @@ public final class AriadneServers {
 	}
 
 	/**
-	 * Returns every running server, the application's first.
+	 * Returns every running server: the application's first, then its additional listeners by
+	 * name, then the management listener.
 	 * @return the servers
 	 */
 	public List<AriadneServer> all() {
 		return this.servers.values()
 			.stream()
-			.sorted((a, b) -> Boolean.compare(!APPLICATION.equals(a.config().name()),
-					!APPLICATION.equals(b.config().name())))
+			.sorted(Comparator.comparingInt((AriadneServer server) -> rank(server.config().name()))
+				.thenComparing((server) -> server.config().name()))
 			.toList();
+	}
+
+	private static int rank(String name) {
+		return APPLICATION.equals(name) ? 0 : MANAGEMENT.equals(name) ? 2 : 1;
 	}
 
 	/**

@@ -78,16 +78,29 @@ public final class AriadneTls {
 	 * @throws IllegalStateException naming the property when a bundle is missing or unusable
 	 */
 	public static TlsConfig fromProperties(AriadneServerProperties.Ssl ssl, SslBundles bundles) {
+		return fromProperties(PROPERTY, ssl, bundles);
+	}
+
+	/**
+	 * Returns the TLS configuration of settings shaped as {@code ariadne.server.ssl.*} under
+	 * another prefix (an additional listener's {@code ssl}).
+	 * @param prefix the settings' prefix, ending with a dot, for error messages
+	 * @param ssl the bound properties
+	 * @param bundles the application's bundles, or {@code null} when there are none
+	 * @return the configuration, or {@code null} when no bundle is named (plaintext)
+	 * @throws IllegalStateException naming the property when a bundle is missing or unusable
+	 */
+	static TlsConfig fromProperties(String prefix, AriadneServerProperties.Ssl ssl, SslBundles bundles) {
 		if (ssl.getBundle() == null || ssl.getBundle().isBlank()) {
 			return null;
 		}
-		TlsConfig.Builder builder = builder(PROPERTY + "bundle", bundle(PROPERTY + "bundle", ssl.getBundle(), bundles),
+		TlsConfig.Builder builder = builder(prefix + "bundle", bundle(prefix + "bundle", ssl.getBundle(), bundles),
 				ssl.getBundle(), bundles);
 		Map<String, SslBundle> serverNames = new LinkedHashMap<>();
 		ssl.getServerNameBundles()
 			.forEach((host, name) -> serverNames.put(host,
-					bundle(PROPERTY + "server-name-bundles[" + host + "]", name, bundles)));
-		serverNames(builder, PROPERTY + "server-name-bundles", serverNames, ssl.getServerNameBundles(), bundles);
+					bundle(prefix + "server-name-bundles[" + host + "]", name, bundles)));
+		serverNames(builder, prefix + "server-name-bundles", serverNames, ssl.getServerNameBundles(), bundles);
 		return builder.clientAuth(ssl.getClientAuth()).handshakeTimeout(ssl.getHandshakeTimeout()).build();
 	}
 

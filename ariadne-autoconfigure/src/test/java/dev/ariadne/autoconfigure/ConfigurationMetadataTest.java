@@ -73,6 +73,17 @@ class ConfigurationMetadataTest {
 	}
 
 	@Test
+	void describesTheAdditionalListenersAsOneListPropertyNamingTheFieldsOfAnEntry() throws IOException {
+		// as Boot's own lists of objects (server.ssl.server-name-bundles): the processor does not
+		// descend into the entries, so the description names their fields
+		Map<String, Object> listeners = property("ariadne.server.additional-listeners");
+		assertThat(listeners).containsEntry("type",
+				"java.util.List<dev.ariadne.autoconfigure.AdditionalListenerProperties>");
+		assertThat((String) listeners.get("description")).contains("port (required)", "address", "name",
+				"ssl.bundle", "http2.enabled");
+	}
+
+	@Test
 	void hintsEveryIoModelValueWithADescription() throws IOException {
 		List<Map<String, Object>> values = metadata()
 			.read("$.hints[?(@.name == 'ariadne.server.io-model')].values[*]");

@@ -53,15 +53,30 @@ final class SampleProcess implements AutoCloseable {
 	 * @throws Exception if it does not start within 60 s
 	 */
 	static SampleProcess start(String profile, String... properties) throws Exception {
+		return start(List.of(), profile, properties);
+	}
+
+	/**
+	 * Starts the application with options for its JVM and waits until its management listener
+	 * says it is up.
+	 * @param jvmOptions options before {@code -jar}, such as {@code -Dspring.aot.enabled=true}
+	 * @param profile the profile to activate
+	 * @param properties more command-line properties, {@code --name=value}
+	 * @return the running application
+	 * @throws Exception if it does not start within 60 s
+	 */
+	static SampleProcess start(List<String> jvmOptions, String profile, String... properties) throws Exception {
 		assertThat(JAR).as("the packaged sample application (run in the integration-test phase)").exists();
 		int appPort = freePort();
 		int managementPort = freePort();
 		Path log = Files.createTempFile(Path.of("target"), "sample-" + profile + "-", ".log");
 		String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-jar", JAR.toString(),
-				"--spring.profiles.active=" + profile, "--ariadne.server.address=127.0.0.1",
-				"--ariadne.server.port=" + appPort, "--management.server.address=127.0.0.1",
-				"--management.server.port=" + managementPort, "--ariadne.server.keep-alive.timeout=10m"));
+		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
+		command.addAll(jvmOptions);
+		command.addAll(List.of("-jar", JAR.toString(), "--spring.profiles.active=" + profile,
+				"--ariadne.server.address=127.0.0.1", "--ariadne.server.port=" + appPort,
+				"--management.server.address=127.0.0.1", "--management.server.port=" + managementPort,
+				"--ariadne.server.keep-alive.timeout=10m"));
 		command.addAll(List.of(properties));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		SampleProcess sample = new SampleProcess(process, log, appPort, managementPort);

@@ -47,7 +47,7 @@ public class AriadneEndpoint {
 	/** The type of the live page. */
 	static final MimeType HTML = MimeType.valueOf("text/html;charset=UTF-8");
 
-	private static final String LIVE_PAGE = "ariadne-live.html";
+	static final String LIVE_PAGE = "ariadne-live.html";
 
 	private final ObjectProvider<AriadneServers> servers;
 

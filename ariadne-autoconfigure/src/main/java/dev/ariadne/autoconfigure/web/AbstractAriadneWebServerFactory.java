@@ -2,6 +2,7 @@ package dev.ariadne.autoconfigure.web;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.function.Function;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import dev.ariadne.autoconfigure.AdditionalListener;
 import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.AriadneTls;
 import dev.ariadne.AriadneServer;
@@ -70,6 +72,8 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 
 	private Duration tlsHandshakeTimeout = TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT;
 
+	private final List<AdditionalListener> additionalListeners = new ArrayList<>();
+
 	/**
 	 * Creates a factory for port 8080 with Ariadne's defaults.
 	 */
@@ -123,6 +127,24 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 	 */
 	public void setListenerName(String listenerName) {
 		this.listenerName = Objects.requireNonNull(listenerName, "listenerName");
+	}
+
+	/**
+	 * Returns the listeners that serve the application beside the application listener
+	 * ({@code ariadne.server.additional-listeners}), as Tomcat's additional connectors.
+	 * @return the mutable list of listeners, in order
+	 */
+	public List<AdditionalListener> getAdditionalListeners() {
+		return this.additionalListeners;
+	}
+
+	/**
+	 * Adds listeners that serve the application beside the application listener, each on a
+	 * port of its own with pools of its own, in the same I/O model.
+	 * @param listeners the listeners
+	 */
+	public void addAdditionalListeners(AdditionalListener... listeners) {
+		this.additionalListeners.addAll(List.of(listeners));
 	}
 
 	/**
@@ -333,15 +355,31 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 			builder.http2Enabled(true);
 		}
 		ServerConfig config = builder.build();
+		List<AriadneWebServer.Listener> listeners = new ArrayList<>();
+		listeners.add(new AriadneWebServer.Listener(serverBuilder(config, handler)::build, null));
+		Set<String> names = new HashSet<>(Set.of(this.listenerName));
+		for (AdditionalListener additional : this.additionalListeners) {
+			if (!names.add(additional.name())) {
+				throw new WebServerException("Two of Ariadne's listeners are named '" + additional.name() + "' ("
+						+ additional.describe() + ")", null);
+			}
+			// the same application on another port: its own pools, meters and diagnosis
+			listeners.add(new AriadneWebServer.Listener(serverBuilder(additional.configure(config), handler)::build,
+					additional));
+		}
+		Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod : config.shutdownGracePeriod();
+		return new AriadneWebServer(listeners, deployment, getPort() >= 0, getShutdown() == Shutdown.GRACEFUL, grace,
+				this.servers, this.livePagePath);
+	}
+
+	private AriadneServer.Builder serverBuilder(ServerConfig config, Handler handler) {
 		AriadneServer.Builder server = AriadneServer.builder(config)
 			.diagnosis(this.diagnosis)
 			.routes(this.routes)
 			.fallback(handler, this.fallbackPools);
 		this.middleware.forEach(server::middleware);
 		this.requestListeners.forEach(server::requestListener);
-		Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod : config.shutdownGracePeriod();
-		return new AriadneWebServer(server::build, deployment, getPort() >= 0, getShutdown() == Shutdown.GRACEFUL,
-				grace, this.servers, this.livePagePath);
+		return server;
 	}
 
 }

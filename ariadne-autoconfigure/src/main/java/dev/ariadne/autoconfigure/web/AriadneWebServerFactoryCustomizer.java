@@ -9,6 +9,7 @@ import java.util.function.Function;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import dev.ariadne.autoconfigure.AdditionalListener;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
 import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.AriadneServerSettings;
@@ -48,7 +49,8 @@ import org.springframework.util.unit.DataSize;
  * {@code spring.lifecycle.timeout-per-shutdown-phase}.</li>
  * </ul>
  * {@code spring.threads.virtual.enabled=true} selects {@code virtual-threads} unless
- * {@code ariadne.server.io-model} is set.
+ * {@code ariadne.server.io-model} is set. {@code ariadne.server.additional-listeners} adds
+ * listeners to the application's factory, never to the management listener's.
  */
 final class AriadneWebServerFactoryCustomizer
 		implements WebServerFactoryCustomizer<AbstractAriadneWebServerFactory>, Ordered {
@@ -160,6 +162,8 @@ final class AriadneWebServerFactoryCustomizer
 			factory.setFallbackPools(servletPools);
 		}
 		factory.setRouteNamer(routeNamer());
+		factory.getAdditionalListeners()
+			.addAll(AdditionalListener.of(this.properties.getAdditionalListeners(), factory.getSslBundles()));
 	}
 
 	/**
