@@ -93,7 +93,14 @@ final class InboundMessage {
 	/** Delivers the chunks the inflater gives for its input; the last ends the frame if asked. */
 	private void drain(boolean frameEnd, boolean last, FrameListener listener) throws WebSocketException {
 		do {
-			ByteBuffer chunk = this.inflater.next(this.maxMessageSize - this.size);
+			long allowance = this.maxMessageSize - this.size;
+			ByteBuffer chunk = this.inflater.next(allowance);
+			if (chunk.remaining() > allowance) {
+				if (this.text) {
+					checkText(chunk, chunk.position(), chunk.position() + (int) allowance);
+				}
+				throw new WebSocketException(CloseCode.MESSAGE_TOO_BIG, "Message too big once inflated");
+			}
 			this.size += chunk.remaining();
 			boolean done = !this.inflater.more();
 			if (chunk.hasRemaining() || (done && frameEnd)) {
@@ -106,9 +113,7 @@ final class InboundMessage {
 	private void deliver(ByteBuffer data, boolean frameEnd, boolean last, FrameListener listener)
 			throws WebSocketException {
 		if (this.text) {
-			if (this.utf8.check(data, data.position(), data.limit()) >= 0) {
-				throw new WebSocketException(CloseCode.INVALID_PAYLOAD, "Text message not valid UTF-8");
-			}
+			checkText(data, data.position(), data.limit());
 			if (last && !this.utf8.isComplete()) {
 				throw new WebSocketException(CloseCode.INVALID_PAYLOAD, "Text message ends inside a UTF-8 sequence");
 			}
@@ -121,6 +126,12 @@ final class InboundMessage {
 		}
 		else {
 			listener.binary(data, frameEnd, last);
+		}
+	}
+
+	private void checkText(ByteBuffer data, int from, int to) throws WebSocketException {
+		if (this.utf8.check(data, from, to) >= 0) {
+			throw new WebSocketException(CloseCode.INVALID_PAYLOAD, "Text message not valid UTF-8");
 		}
 	}
 

@@ -80,11 +80,12 @@ final class MessageInflater {
 	}
 
 	/**
-	 * Inflates the next chunk.
+	 * Inflates the next chunk, at most one byte past the allowance: a chunk longer than the
+	 * allowance means the message is too big, which the caller reports once it has checked the
+	 * bytes before (so that the first error in the data is the one reported, however it came in).
 	 * @param allowance the bytes the message may still hold
 	 * @return the chunk, a read-only view valid until the next call, possibly empty
-	 * @throws WebSocketException 1009 when the chunk goes past the allowance, 1007 when the data
-	 * is not DEFLATE
+	 * @throws WebSocketException 1007 when the data is not DEFLATE
 	 */
 	ByteBuffer next(long allowance) throws WebSocketException {
 		ByteBuffer output = this.out;
@@ -95,10 +96,12 @@ final class MessageInflater {
 			n = this.inflater.inflate(output);
 		}
 		catch (DataFormatException ex) {
-			throw new WebSocketException(CloseCode.INVALID_PAYLOAD, "Invalid compressed data");
-		}
-		if (n > allowance) {
-			throw new WebSocketException(CloseCode.MESSAGE_TOO_BIG, "Message too big once inflated");
+			// zlib decodes the next code before it checks for room, so the bad code may lie past a
+			// full output: then the message was too big first, as it is when the input comes in pieces
+			n = output.position();
+			if (n <= allowance) {
+				throw new WebSocketException(CloseCode.INVALID_PAYLOAD, "Invalid compressed data");
+			}
 		}
 		if (this.inflater.finished()) {
 			this.streamEnded = true;

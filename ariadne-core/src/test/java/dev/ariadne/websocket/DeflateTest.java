@@ -214,6 +214,19 @@ class DeflateTest {
 	}
 
 	@Test
+	void aBadCodeBeyondTheLimitMeansTooBigHoweverTheInputComes() {
+		// found by FrameReaderFuzzTest: 7 bytes inflate before an invalid code, and the limit is 6;
+		// zlib reads the bad code before it notices that the output is full
+		byte[] wire = frame(true, 4, Opcode.BINARY,
+				java.util.HexFormat.of().parseHex("2ad03414b460661e871a9d862f2f8966b99c22e900"));
+		WebSocketLimits limits = new WebSocketLimits(100, 6);
+		assertThat(read(TAKEOVER, limits, WsFrames.whole(wire))).isEqualTo(Outcome.failing(1009));
+		assertThat(read(TAKEOVER, limits, WsFrames.pieces(wire, 1))).isEqualTo(Outcome.failing(1009));
+		assertThat(read(TAKEOVER, new WebSocketLimits(100, 7), WsFrames.whole(wire))).as("within the limit")
+			.isEqualTo(Outcome.failing(1007));
+	}
+
+	@Test
 	void aCompressedFrameCountsAgainstTheFrameLimitAsItIsOnTheWire() {
 		byte[] wire = frame(true, 4, Opcode.BINARY, deflated(new byte[50]));
 		int onWire = wire.length - 6;

@@ -186,8 +186,12 @@ class FrameReaderTest {
 
 	@ParameterizedTest
 	@MethodSource("frames")
-	void readsEachFrameAsTheRfcSays(WebSocketLimits limits, byte[] wire, Outcome expected) {
-		assertThat(WsFrames.outcome(limits, WsFrames.whole(wire))).isEqualTo(expected);
+	void readsEachFrameAsTheRfcSaysFromHeapDirectAndLittleEndianBuffers(WebSocketLimits limits, byte[] wire,
+			Outcome expected) {
+		for (int kind = 0; kind < 3; kind++) {
+			Outcome outcome = WsFrames.outcome(new FrameReader(limits, null), WsFrames.whole(wire), kind);
+			assertThat(outcome).as("buffer kind %d", kind).isEqualTo(expected);
+		}
 	}
 
 	@ParameterizedTest

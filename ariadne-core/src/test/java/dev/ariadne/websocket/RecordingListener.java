@@ -2,6 +2,8 @@ package dev.ariadne.websocket;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +18,9 @@ import java.util.List;
  * </ul>
  * Text is quoted as it decodes from UTF-8; control payloads are quoted when printable ASCII,
  * else in hex. It also checks the reader's side of the contract: buffers are read-only, a
- * message's pieces are all of its type, {@code last} comes with {@code frameEnd}, nothing is
- * reported after a close, and nothing is left of a message when the reader says it is idle.
+ * message's pieces are all of its type, a text message is UTF-8 (by the JDK's strict decoder),
+ * {@code last} comes with {@code frameEnd}, nothing is reported after a close, and nothing is
+ * left of a message when the reader says it is idle.
  */
 class RecordingListener implements FrameListener {
 
@@ -98,11 +101,25 @@ class RecordingListener implements FrameListener {
 		}
 		if (last) {
 			byte[] whole = this.message.toByteArray();
-			String shown = kind.equals("text") ? "'" + new String(whole, StandardCharsets.UTF_8) + "'" : hex(whole);
+			String shown = kind.equals("text") ? "'" + strictUtf8(whole) + "'" : hex(whole);
 			this.events.add(kind + " " + shown + " frames=" + this.frames);
 			this.message.reset();
 			this.type = null;
 			this.frames = 0;
+		}
+	}
+
+	/** Decodes text, failing on what is not UTF-8: the reader must never deliver it. */
+	private static String strictUtf8(byte[] bytes) {
+		try {
+			return StandardCharsets.UTF_8.newDecoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
+				.onUnmappableCharacter(CodingErrorAction.REPORT)
+				.decode(ByteBuffer.wrap(bytes))
+				.toString();
+		}
+		catch (CharacterCodingException ex) {
+			throw new AssertionError("the reader delivered a text message that is not UTF-8: " + hex(bytes), ex);
 		}
 	}
 

@@ -177,14 +177,20 @@ final class WsFrames {
 	/**
 	 * Feeds the chunks in order and returns what happened instead of throwing a
 	 * {@link WebSocketException}; any other exception propagates. After a close the rest is
-	 * still fed, and must report nothing.
+	 * still fed, and must report nothing. The kinds of buffer follow each other from one that
+	 * depends on the number of chunks, so that whole inputs and splits meet all three.
 	 */
 	static Outcome outcome(FrameReader reader, List<byte[]> chunks) {
+		return outcome(reader, chunks, chunks.size());
+	}
+
+	/** Feeds the chunks, the first in a buffer of the given kind (see {@link #chunk}). */
+	static Outcome outcome(FrameReader reader, List<byte[]> chunks, int firstKind) {
 		RecordingListener listener = new RecordingListener();
-		int index = 0;
+		int kind = firstKind;
 		try {
 			for (byte[] chunk : chunks) {
-				ByteBuffer input = chunk(chunk, index++);
+				ByteBuffer input = chunk(chunk, kind++);
 				int limit = input.limit();
 				reader.read(input, listener);
 				if (input.position() != limit || input.limit() != limit) {
@@ -204,13 +210,13 @@ final class WsFrames {
 	}
 
 	/**
-	 * The chunk in a writable buffer with bytes around it that are not part of it: a heap buffer,
-	 * a direct one or a little-endian one, by the chunk's index.
+	 * The chunk in a writable buffer with bytes around it that are not part of it: by its kind
+	 * modulo 3, a heap buffer, a direct one, or a little-endian heap one.
 	 */
-	static ByteBuffer chunk(byte[] chunk, int index) {
+	static ByteBuffer chunk(byte[] chunk, int kind) {
 		int size = MARGIN + chunk.length + MARGIN;
-		ByteBuffer buffer = (index % 3 == 1) ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
-		if (index % 3 == 2) {
+		ByteBuffer buffer = (kind % 3 == 1) ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
+		if (kind % 3 == 2) {
 			buffer.order(ByteOrder.LITTLE_ENDIAN);
 		}
 		for (int i = 0; i < size; i++) {
