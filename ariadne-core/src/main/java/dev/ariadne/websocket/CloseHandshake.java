@@ -47,6 +47,12 @@ public final class CloseHandshake {
 	private int receivedCode = -1;
 
 	/**
+	 * Creates the handshake of a connection just opened: {@code OPEN}.
+	 */
+	public CloseHandshake() {
+	}
+
+	/**
 	 * Returns where the handshake is.
 	 * @return the state
 	 */

@@ -12,6 +12,7 @@ public final class WebSocketException extends Exception {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The code of the close frame that fails the connection. */
 	private final int closeCode;
 
 	/**
