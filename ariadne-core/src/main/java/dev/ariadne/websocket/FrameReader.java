@@ -138,10 +138,14 @@ public final class FrameReader implements AutoCloseable {
 	 * @throws WebSocketException the error that fails the connection, found by the reader or
 	 * thrown by the listener
 	 * @throws IllegalStateException if an earlier call threw
+	 * @throws IllegalArgumentException if the input is read-only
 	 */
 	public void read(ByteBuffer input, FrameListener listener) throws WebSocketException {
 		if (this.state == State.FAILED) {
 			throw new IllegalStateException("The frame reader has failed; the connection must close");
+		}
+		if (input.isReadOnly() && this.masked) {
+			throw new IllegalArgumentException("The input must be writable: payloads are unmasked in place");
 		}
 		boolean done = false;
 		try {

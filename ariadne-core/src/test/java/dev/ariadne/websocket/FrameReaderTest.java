@@ -280,6 +280,15 @@ class FrameReaderTest {
 	}
 
 	@Test
+	void refusesReadOnlyInputSinceItUnmasksInPlace() {
+		FrameReader reader = new FrameReader(WebSocketLimits.DEFAULTS, null);
+		ByteBuffer readOnly = ByteBuffer.wrap(frame(TEXT, utf8("x"))).asReadOnlyBuffer();
+		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+			.isThrownBy(() -> reader.read(readOnly, new RecordingListener()));
+		assertThat(readOnly.position()).isZero();
+	}
+
+	@Test
 	void isIdleOnlyBetweenMessages() throws Exception {
 		FrameReader reader = new FrameReader(WebSocketLimits.DEFAULTS, null);
 		RecordingListener listener = new RecordingListener();
