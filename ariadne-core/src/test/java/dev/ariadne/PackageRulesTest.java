@@ -31,6 +31,8 @@ class PackageRulesTest {
 
 	private static final String HTTP2 = "dev.ariadne.http2..";
 
+	private static final String WEBSOCKET = "dev.ariadne.websocket..";
+
 	private static final String API = "dev.ariadne.server";
 
 	private static final String STATS = "dev.ariadne.server.stats..";
@@ -62,6 +64,9 @@ class PackageRulesTest {
 
 	@ArchTest
 	static final ArchRule http2CodecImportsOnlyJavaAndTheCodec = mayImport(HTTP2, HTTP);
+
+	@ArchTest
+	static final ArchRule websocketCodecImportsOnlyJavaAndTheCodec = mayImport(WEBSOCKET, HTTP);
 
 	@ArchTest
 	static final ArchRule statisticsImportOnlyJava = mayImport(STATS);
