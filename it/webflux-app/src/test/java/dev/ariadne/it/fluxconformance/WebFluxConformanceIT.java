@@ -18,14 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The WebFlux conformance suite on Ariadne, in every I/O model, over real sockets: what a
  * WebFlux application and an HTTP operator expect of any server WebFlux runs on (the cases are
- * in {@link ExchangeCases}, {@link FramingCases}, {@link ErrorCases}, {@link StreamingCases} and
- * {@link RequestFactsCases}), plus Ariadne's request meter tagged with WebFlux's route patterns.
+ * in {@link ExchangeCases}, {@link FramingCases}, {@link ErrorCases}, {@link StreamingCases},
+ * {@link RequestFactsCases} and {@link TraceCases}), plus Ariadne's request meter tagged with
+ * WebFlux's route patterns.
  * One application per model serves all of its cases.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(IoModel.class)
 class WebFluxConformanceIT
-		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases {
+		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases, TraceCases {
 
 	private static final int MAX_BODY_MEGABYTES = 32;
 
