@@ -26,12 +26,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The new user's application answering 200, 404, 418 and 500, on Boot's Tomcat (the starter's
- * web server left out) and on Ariadne in every I/O model: Spring's {@code http_server_requests_seconds}
- * has the same status, outcome, exception and pattern on both, and Ariadne's
- * {@code ariadne_requests_seconds} counts each answer under its handler's pattern, never under
- * the error page's {@code /error} or the raw path. With Boot's static resources left out, a path
- * no handler takes is {@code NOT_FOUND} in both meters.
+ * The new user's application answering 200, 400, 404, 406, 418 and 500, on Boot's Tomcat (the
+ * starter's web server left out) and on Ariadne in every I/O model: Spring's
+ * {@code http_server_requests_seconds} has the same status, outcome, exception and pattern on
+ * both, and Ariadne's {@code ariadne_requests_seconds} counts each answer under its handler's
+ * pattern, never under the error page's {@code /error} or the raw path. With Boot's static
+ * resources left out, a path no handler takes is {@code NOT_FOUND} in both meters.
  */
 @ParameterizedClass(name = "{0}, static resources {1}")
 @CsvSource({ "tomcat, true", "event-loop, true", "blocking, true", "virtual-threads, true", "tomcat, false",
@@ -75,18 +75,21 @@ class RequestMetersIT {
 	}
 
 	@Test
-	void tagsBothRequestMetersWithTheStatusOutcomeAndHandlersPatternOf200_404_418And500() throws Exception {
+	void tagsBothRequestMetersWithTheStatusOutcomeAndHandlersPatternOf200_400_404_406_418And500() throws Exception {
 		assertThat(((WebServerApplicationContext) context).getWebServer())
 			.isInstanceOf(this.server.equals("tomcat") ? TomcatWebServer.class : AriadneWebServer.class);
-		// path, status, outcome, exception (as Spring MVC resolves it), pattern
+		// path, status, outcome, exception (as Spring MVC resolves it), pattern, Accept
 		String notFound = this.staticResources ? "/**" : "NOT_FOUND";
-		List<List<String>> answers = List.of(List.of("/greeting/Ada", "200", "SUCCESS", "none", "/greeting/{name}"),
-				List.of("/no/such/thing", "404", "CLIENT_ERROR", "none", notFound),
-				List.of("/teapot/earl-grey", "418", "CLIENT_ERROR", "none", "/teapot/{kind}"),
-				List.of("/fail", "500", "SERVER_ERROR", "IllegalStateException", "/fail"));
+		List<List<String>> answers = List.of(
+				List.of("/greeting/Ada", "200", "SUCCESS", "none", "/greeting/{name}", "application/json"),
+				List.of("/text/many", "400", "CLIENT_ERROR", "none", "/text/{size}", "text/plain"),
+				List.of("/no/such/thing", "404", "CLIENT_ERROR", "none", notFound, "application/json"),
+				List.of("/greeting/Bob", "406", "CLIENT_ERROR", "none", "/greeting/{name}", "image/png"),
+				List.of("/teapot/earl-grey", "418", "CLIENT_ERROR", "none", "/teapot/{kind}", "application/json"),
+				List.of("/fail", "500", "SERVER_ERROR", "IllegalStateException", "/fail", "application/json"));
 		for (List<String> answer : answers) {
 			HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + answer.get(0)))
-				.header("Accept", "application/json")
+				.header("Accept", answer.get(5))
 				.build();
 			assertThat(CLIENT.send(request, HttpResponse.BodyHandlers.ofString()).statusCode()).as(answer.get(0))
 				.isEqualTo(Integer.parseInt(answer.get(1)));
