@@ -248,6 +248,39 @@ class StarvationDiagnosisIT {
 	}
 
 	@Test
+	void blockingWorkersWaitingForTheirRoutesPoolAreThreadPerConnectionNeverADownstream() throws Exception {
+		// a hot route's pool in the blocking model: each connection's worker waits for the route
+		// pool to run its request, Ariadne's own hand-off, while the other connections wait
+		start(IoModel.BLOCKING,
+				(config) -> config.maxThreads(4)
+					.keepAliveReleaseThreshold(1.0)
+					.pool("report", new ServerConfig.PoolConfig(2, ServerConfig.PoolConfig.DEFAULT_QUEUE_CAPACITY, false)),
+				Route.get("/", (request, response) -> response.send("Hello")),
+				Route.get("/report", (request, response) -> response.send(Long.toString(Pricing.quote(200))))
+					.inPool("report"));
+		Load heavy = track(new Load(this.server.port(), "/report", 16));
+		Load light = track(new Load(this.server.port(), "/", 4));
+		Verdict verdict = awaitCause(Cause.THREAD_PER_CONNECTION);
+		assertThat(verdict.evidence()).startsWith("4 of 4 workers each own a connection until it closes");
+		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
+			.first()
+			.isEqualTo(tuple("ariadne.server.io-model", "event-loop"));
+		// held, and the workers that wait for the route pool are told apart as such
+		List<String> evidence = new ArrayList<>(List.of(verdict.evidence()));
+		long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (System.nanoTime() - until < 0) {
+			Verdict now = diagnosis().verdict("default").orElseThrow();
+			assertThat(now.cause()).as("the default pool's cause").isEqualTo(Cause.THREAD_PER_CONNECTION);
+			evidence.add(now.evidence());
+			Thread.sleep(250);
+		}
+		assertThat(evidence).anyMatch((text) -> text.contains("waiting for a route pool to run its handler"));
+		heavy.close();
+		light.close();
+		awaitOk();
+	}
+
+	@Test
 	void oneRouteWaitingDownstreamWhileLightRoutesWaitIsADownstreamNamingTheRoute() throws Exception {
 		start(IoModel.EVENT_LOOP, (config) -> config.maxThreads(4),
 				Route.get("/", (request, response) -> response.send("Hello")),

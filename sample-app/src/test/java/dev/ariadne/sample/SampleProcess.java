@@ -38,8 +38,11 @@ final class SampleProcess implements AutoCloseable {
 
 	private final int managementPort;
 
-	private SampleProcess(Process process, Path log, int appPort, int managementPort) {
+	private final String name;
+
+	private SampleProcess(Process process, Path log, int appPort, int managementPort, String name) {
 		this.process = process;
+		this.name = name;
 		this.log = log;
 		this.appPort = appPort;
 		this.managementPort = managementPort;
@@ -79,7 +82,8 @@ final class SampleProcess implements AutoCloseable {
 				"--ariadne.server.keep-alive.timeout=10m"));
 		command.addAll(List.of(properties));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		SampleProcess sample = new SampleProcess(process, log, appPort, managementPort);
+		SampleProcess sample = new SampleProcess(process, log, appPort, managementPort,
+				(profile + " " + String.join(" ", properties)).trim());
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 		while (true) {
 			try {
@@ -125,6 +129,22 @@ final class SampleProcess implements AutoCloseable {
 		return pools.isEmpty() ? null : pools.get(0);
 	}
 
+	/**
+	 * Reads the gauges of the app's default pool from one Prometheus scrape.
+	 * @return each {@code ariadne_pool_*} gauge's value by its exported name
+	 */
+	Map<String, Double> appPoolGauges() throws IOException {
+		String labels = "{listener=\"app\",pool=\"default\"} ";
+		Map<String, Double> gauges = new java.util.HashMap<>();
+		for (String line : management("/actuator/prometheus").split("\n")) {
+			int at = line.indexOf(labels);
+			if (line.startsWith("ariadne_pool_") && at > 0) {
+				gauges.put(line.substring(0, at), Double.parseDouble(line.substring(at + labels.length()).trim()));
+			}
+		}
+		return gauges;
+	}
+
 	/** Waits until the app's default pool's diagnosis matches. */
 	Map<String, Object> awaitPool(Predicate<Map<String, Object>> condition, String what, Duration within)
 			throws Exception {
@@ -139,6 +159,11 @@ final class SampleProcess implements AutoCloseable {
 		}
 		throw new AssertionError("The app's default pool was not " + what + " within " + within.toSeconds() + " s: "
 				+ pool);
+	}
+
+	@Override
+	public String toString() {
+		return this.name;
 	}
 
 	@Override

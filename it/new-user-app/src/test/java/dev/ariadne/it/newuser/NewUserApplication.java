@@ -7,9 +7,11 @@ import java.util.concurrent.Callable;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * A new user's application, as the Spring guides write one: nothing in it knows about Ariadne.
@@ -42,6 +44,11 @@ public class NewUserApplication {
 				+ request.getAttribute("jakarta.servlet.request.key_size") + " peer="
 				+ ((chain != null) ? chain[0].getSubjectX500Principal().getName() : "none") + " url="
 				+ request.getRequestURL();
+	}
+
+	@GetMapping("/teapot/{kind}")
+	String teapot(@PathVariable String kind) {
+		throw new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT, "no " + kind + " here");
 	}
 
 	@GetMapping("/fail")

@@ -24,6 +24,11 @@ public class ConformanceApplication {
 	}
 
 	@Bean
+	SpanRecorder spanRecorder() {
+		return new SpanRecorder();
+	}
+
+	@Bean
 	RouterFunction<ServerResponse> functionalRoutes() {
 		return RouterFunctions.route()
 			.GET("/fn/items/{id}",

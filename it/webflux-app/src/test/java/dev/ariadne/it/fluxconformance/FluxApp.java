@@ -95,6 +95,11 @@ final class FluxApp implements AutoCloseable {
 		return this.context.getBean(StreamProbe.class);
 	}
 
+	/** The spans the application's tracer finished, kept in memory. */
+	SpanRecorder spans() {
+		return this.context.getBean(SpanRecorder.class);
+	}
+
 	int port() {
 		return this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}

@@ -62,6 +62,11 @@ class FramingController {
 		throw new ResponseStatusException(HttpStatus.CONFLICT, "already there");
 	}
 
+	@GetMapping("/errors/teapot/{kind}")
+	Mono<String> teapot() {
+		throw new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT, "short and stout");
+	}
+
 	@GetMapping("/errors/thrown")
 	Mono<String> thrown() {
 		throw new IllegalStateException("thrown by the handler");

@@ -1,6 +1,8 @@
 package dev.ariadne.it.fluxconformance;
 
 import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
 
 import dev.ariadne.RawClient;
 import dev.ariadne.RawResponse;
@@ -18,14 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The WebFlux conformance suite on Ariadne, in every I/O model, over real sockets: what a
  * WebFlux application and an HTTP operator expect of any server WebFlux runs on (the cases are
- * in {@link ExchangeCases}, {@link FramingCases}, {@link ErrorCases}, {@link StreamingCases} and
- * {@link RequestFactsCases}), plus Ariadne's request meter tagged with WebFlux's route patterns.
+ * in {@link ExchangeCases}, {@link FramingCases}, {@link ErrorCases}, {@link StreamingCases},
+ * {@link RequestFactsCases}, {@link TraceCases} and {@link RequestMeterCases}), plus Ariadne's
+ * request meter tagged with WebFlux's route patterns.
  * One application per model serves all of its cases.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(IoModel.class)
 class WebFluxConformanceIT
-		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases {
+		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases, TraceCases,
+		RequestMeterCases {
 
 	private static final int MAX_BODY_MEGABYTES = 32;
 
@@ -107,6 +111,38 @@ class WebFluxConformanceIT
 			.containsPattern("ariadne_requests_seconds_count\\{[^}]*listener=\"app\"[^}]*route=\"/fn/items/\\{id\\}\"")
 			.doesNotContain("metered-42")
 			.doesNotContain("metered-7");
+	}
+
+	@Test
+	void countsEachAnswerUnderItsHandlersPatternIn200_404_418And500() throws Exception {
+		for (List<String> answer : RequestMeterCases.ANSWERS) {
+			assertThat(app.get(answer.get(0), "Accept", "application/json").statusCode()).as(answer.get(0))
+				.isEqualTo(Integer.parseInt(answer.get(1)));
+		}
+		List<Map<String, String>> series = List.of();
+		// a request is counted once its exchange ends, which may be after the client read it
+		for (int i = 0; i < 50 && !allCounted(series); i++) {
+			Thread.sleep((i == 0) ? 0 : 100);
+			series = RequestMeterCases.series(app.management("/actuator/prometheus").body(),
+					"ariadne_requests_seconds_count");
+		}
+		for (List<String> answer : RequestMeterCases.ANSWERS) {
+			String pattern = answer.get(4);
+			assertThat(series.stream()
+				.filter((labels) -> labels.get("route").equals(pattern) && labels.get("method").equals("GET"))
+				.toList()).as(answer.get(0))
+				.containsExactly(Map.of("listener", "app", "method", "GET", "outcome", answer.get(2), "refusal", "none",
+						"route", pattern, "status", answer.get(1)));
+		}
+		assertThat(series).noneMatch((labels) -> labels.get("route").contains("metered")
+				|| labels.get("route").contains("earl-grey") || labels.get("route").equals("/error"));
+	}
+
+	private static boolean allCounted(List<Map<String, String>> series) {
+		return RequestMeterCases.ANSWERS.stream()
+			.allMatch((answer) -> series.stream()
+				.anyMatch((labels) -> labels.get("route").equals(answer.get(4))
+						&& labels.get("status").equals(answer.get(1))));
 	}
 
 }

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.BeforeAll;
  * the reference that shows the cases ask what WebFlux users get anyway.
  */
 class WebFluxConformanceOnReactorNettyIT
-		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases {
+		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases, TraceCases,
+		RequestMeterCases {
 
 	private static FluxApp app;
 
