@@ -161,7 +161,9 @@ public final class GzipCompressionFilter implements Filter {
 	}
 
 	private boolean compressible(int status, String type, String contentEncoding) {
-		if (status < 200 || status == 204 || status == 304 || contentEncoding != null || type == null) {
+		// a 206 carries ranges of the uncompressed body, which its Content-Range counts
+		if (status < 200 || status == 204 || status == 206 || status == 304 || contentEncoding != null
+				|| type == null) {
 			return false;
 		}
 		int semicolon = type.indexOf(';');
