@@ -3,16 +3,18 @@ package dev.ariadne.servlet;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.Files;
 import java.util.Enumeration;
 import java.util.concurrent.ThreadLocalRandom;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -32,7 +34,9 @@ import jakarta.servlet.http.HttpServletResponse;
  * ({@link ByteRanges}). A directory's path without its final {@code /} is redirected (302) to
  * the path with it; a directory is served its {@value #WELCOME_FILE}, and never listed. Nothing
  * outside the root, under {@code WEB-INF} or {@code META-INF}, or missing is served: 404. Other
- * methods get 405 for a file and 404 for anything else.
+ * methods get 405 for a file and 404 for anything else. An include writes the file's bytes only
+ * (as UTF-8 text if the including servlet took the writer); an error page is served whole, for
+ * any method, with the error's status.
  *
  * <p>Files stream from a channel in pieces of at most {@value #CHUNK} bytes through the
  * response's output, which holds the thread while the client reads slowly. The length sent is
@@ -81,17 +85,21 @@ final class DefaultServlet extends HttpServlet {
 	@Override
 	protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		String method = request.getMethod();
-		if ("OPTIONS".equals(method)) {
+		boolean included = request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) != null;
+		// an error page is served whatever the request's method, with the error's status
+		boolean error = request.getDispatcherType() == DispatcherType.ERROR;
+		if ("OPTIONS".equals(method) && !included && !error) {
 			response.setHeader("Allow", ALLOW);
 			return;
 		}
-		boolean included = request.getAttribute(RequestDispatcher.INCLUDE_REQUEST_URI) != null;
+		boolean read = "GET".equals(method) || "HEAD".equals(method) || included || error;
 		String path = path(request, included);
 		Path file = (this.root != null) ? this.root.servable(path) : null;
 		BasicFileAttributes attributes = (file != null) ? attributes(file) : null;
+		String name = path.substring(path.lastIndexOf('/') + 1);
 		if (attributes != null && attributes.isDirectory()) {
 			if (!path.endsWith("/")) {
-				if (!included && ("GET".equals(method) || "HEAD".equals(method))) {
+				if (read && !included && !error) {
 					String query = request.getQueryString();
 					response.sendRedirect(request.getRequestURI() + "/" + ((query != null) ? "?" + query : ""));
 					return;
@@ -100,6 +108,7 @@ final class DefaultServlet extends HttpServlet {
 			}
 			else {
 				file = this.root.servable(path + WELCOME_FILE);
+				name = WELCOME_FILE;
 			}
 			attributes = (file != null) ? attributes(file) : null;
 		}
@@ -107,18 +116,44 @@ final class DefaultServlet extends HttpServlet {
 			response.sendError(HttpServletResponse.SC_NOT_FOUND);
 			return;
 		}
-		if (!"GET".equals(method) && !"HEAD".equals(method)) {
+		if (!read) {
 			response.setHeader("Allow", ALLOW);
 			response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
 			return;
 		}
-		String type = getServletContext().getMimeType(file.getFileName().toString());
+		String type = getServletContext().getMimeType(name);
 		if (included) {
 			// an include writes the body only: the including response owns status and headers
-			send(file, ByteRanges.WHOLE, attributes.size(), type, null, response.getOutputStream());
+			include(file, attributes.size(), response);
+		}
+		else if (error) {
+			// no validators, no ranges: the answer is the error, whatever the client holds
+			if (type != null) {
+				response.setContentType(type);
+			}
+			response.setContentLengthLong(attributes.size());
+			if (!"HEAD".equals(method)) {
+				send(file, ByteRanges.WHOLE, attributes.size(), type, null, response.getOutputStream());
+			}
+		}
+		else {
+			serve(request, response, file, attributes, type);
+		}
+	}
+
+	/** Writes a file into an including response, through its writer if it took that (as UTF-8 text). */
+	private static void include(Path file, long length, HttpServletResponse response) throws IOException {
+		OutputStream out;
+		try {
+			out = response.getOutputStream();
+		}
+		catch (IllegalStateException ex) {
+			try (Reader text = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+				text.transferTo(response.getWriter());
+			}
 			return;
 		}
-		serve(request, response, file, attributes, type);
+		send(file, ByteRanges.WHOLE, length, null, null, out);
 	}
 
 	private void serve(HttpServletRequest request, HttpServletResponse response, Path file,

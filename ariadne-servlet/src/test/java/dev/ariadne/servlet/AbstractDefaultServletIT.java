@@ -71,6 +71,7 @@ abstract class AbstractDefaultServletIT {
 		file("noextension", "plain");
 		file("dir/index.html", "<h1>index</h1>");
 		Files.createDirectories(this.root.resolve("dir/sub"));
+		file("errors/not-found.html", "<p>not found</p>");
 		file("WEB-INF/web.xml", "SECRET web.xml");
 		file("META-INF/MANIFEST.MF", "SECRET manifest");
 		Files.createSymbolicLink(this.root.resolve("link-out.txt"), this.directory.resolve("outside.txt"));
@@ -80,14 +81,26 @@ abstract class AbstractDefaultServletIT {
 			.documentRoot(this.root)
 			.defaultServlet()
 			.mimeMapping("xxcss", "text/css")
+			.errorPage(404, "/errors/not-found.html")
 			.initializer((context) -> context.addServlet("include", Servlets.of((request, response) -> {
-				response.getOutputStream().print("[");
+				boolean writer = request.getParameter("writer") != null;
+				if (writer) {
+					response.getWriter().print("[");
+				}
+				else {
+					response.getOutputStream().print("[");
+				}
 				// null for a path that leaves the context
 				RequestDispatcher target = request.getRequestDispatcher(request.getParameter("path"));
 				if (target != null) {
 					target.include(request, response);
 				}
-				response.getOutputStream().print("]");
+				if (writer) {
+					response.getWriter().print("]");
+				}
+				else {
+					response.getOutputStream().print("]");
+				}
 			})).addMapping("/include")));
 		this.dispatcher = ServletServer.start(model(), ServletDeployment.builder()
 			.documentRoot(this.root)
@@ -339,6 +352,24 @@ abstract class AbstractDefaultServletIT {
 		assertThat(reply.status).isEqualTo(200);
 		assertThat(reply.text()).isEqualTo("[" + TEXT + "]");
 		assertThat(get(this.files, "/include?path=/dir/index.html").text()).isEqualTo("[<h1>index</h1>]");
+		Wire.Reply throughTheWriter = get(this.files, "/include?writer&path=/a.txt");
+		assertThat(throughTheWriter.text()).isEqualTo("[" + TEXT + "]");
+		assertThat(throughTheWriter.header("Content-Range")).isNull();
+	}
+
+	@Test
+	void servesAnErrorPageWithItsStatusWhateverTheMethodAndConditions() throws IOException {
+		Wire.Reply missing = get(this.files, "/missing.txt");
+		assertThat(missing.status).isEqualTo(404);
+		assertThat(missing.text()).isEqualTo("<p>not found</p>");
+		assertThat(missing.header("Content-Type")).isEqualTo("text/html");
+		Wire.Reply post = Wire.exchange(this.files.port(), request("POST", "/missing.txt", "Content-Length: 0"));
+		assertThat(post.status).isEqualTo(404);
+		assertThat(post.text()).isEqualTo("<p>not found</p>");
+		Wire.Reply conditional = get(this.files, "/missing.txt", "If-None-Match: *", "Range: bytes=0-2");
+		assertThat(conditional.status).isEqualTo(404);
+		assertThat(conditional.text()).isEqualTo("<p>not found</p>");
+		assertThat(conditional.header("ETag")).isNull();
 	}
 
 	@Test
