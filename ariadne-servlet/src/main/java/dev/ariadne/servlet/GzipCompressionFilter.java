@@ -197,6 +197,7 @@ public final class GzipCompressionFilter implements Filter {
 	}
 
 	private boolean compressible(int status, String contentType, String contentEncoding) {
+		// a 206 carries ranges of the uncompressed body, which its Content-Range counts
 		if (status < 200 || status == 204 || status == 206 || status == 304 || contentEncoding != null
 				|| contentType == null) {
 			return false;

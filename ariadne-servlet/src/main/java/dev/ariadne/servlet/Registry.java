@@ -85,24 +85,39 @@ final class Registry {
 		}
 	}
 
-	Set<String> mappedElsewhere(ServletEntry servlet, String... patterns) {
+	/**
+	 * Gives URL patterns to a servlet unless another servlet holds one of them: a pattern held
+	 * by an overridable servlet (the container's default servlet) moves to this one, as on
+	 * Tomcat, so that an application's servlet on {@code /} takes the place of the default one.
+	 * @param servlet the servlet
+	 * @param patterns the patterns, valid
+	 * @return the patterns held by other servlets, which leave the mappings unchanged; empty
+	 * when the servlet got them all
+	 */
+	Set<String> claim(ServletEntry servlet, String... patterns) {
 		Set<String> conflicts = new LinkedHashSet<>();
 		synchronized (this.servlets) {
 			for (ServletEntry other : this.servlets.values()) {
-				if (other != servlet) {
+				if (other != servlet && !other.overridable()) {
 					for (String pattern : patterns) {
-						if (other.getMappings().contains(pattern)) {
+						if (other.mappings().contains(pattern)) {
 							conflicts.add(pattern);
 						}
 					}
 				}
 			}
+			if (!conflicts.isEmpty()) {
+				return conflicts;
+			}
+			for (ServletEntry other : this.servlets.values()) {
+				if (other != servlet && other.overridable()) {
+					other.mappings().removeAll(Set.of(patterns));
+				}
+			}
+			Collections.addAll(servlet.mappings(), patterns);
+			this.mapper = null;
 		}
 		return conflicts;
-	}
-
-	void mappingsChanged() {
-		this.mapper = null;
 	}
 
 	ServletMapper mapper() {

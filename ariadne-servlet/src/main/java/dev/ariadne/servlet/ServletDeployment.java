@@ -133,6 +133,9 @@ public final class ServletDeployment {
 			this.context.state(DeploymentContext.State.STARTING);
 			try {
 				this.context.setAttribute(ServletContext.TEMPDIR, tempDirectory().toFile());
+				if (this.context.settings().defaultServlet()) {
+					DefaultServlet.register(this.context);
+				}
 				for (ServletStartup initializer : this.context.settings().initializers()) {
 					initializer.onStartup(this.context);
 				}
@@ -273,6 +276,8 @@ public final class ServletDeployment {
 		private ContentLimits contentLimits = ContentLimits.DEFAULTS;
 
 		private String serverHeader;
+
+		private boolean defaultServlet;
 
 		private Builder() {
 		}
@@ -491,13 +496,27 @@ public final class ServletDeployment {
 
 		/**
 		 * Sets a directory served as the context's resources ({@code getResource},
-		 * {@code getResourceAsStream}, {@code getRealPath}); without one these answer
+		 * {@code getResourceAsStream}, {@code getResourcePaths}, {@code getRealPath}, and the
+		 * files the {@link #defaultServlet() default servlet} serves); without one these answer
 		 * {@code null}.
 		 * @param directory the document root
 		 * @return this builder
 		 */
 		public Builder documentRoot(Path directory) {
 			this.documentRoot = Objects.requireNonNull(directory, "directory");
+			return this;
+		}
+
+		/**
+		 * Registers the container's default servlet, as Tomcat and Jetty register theirs (Boot's
+		 * {@code server.servlet.register-default-servlet}): named {@code default}, mapped to
+		 * {@code /} unless the application maps a servlet of its own there, it serves the files
+		 * of the {@link #documentRoot document root} to the requests no other mapping takes and
+		 * to those forwarded to it by name. Without it, such requests get 404.
+		 * @return this builder
+		 */
+		public Builder defaultServlet() {
+			this.defaultServlet = true;
 			return this;
 		}
 
@@ -548,7 +567,7 @@ public final class ServletDeployment {
 					Map.copyOf(this.initParameters), this.mimeTypes, Map.copyOf(this.localeCharsets), this.errorPages,
 					this.sessionTimeout, this.sessionSweepInterval, List.copyOf(this.initializers), loader,
 					this.tempDirectory, this.routeNamer, List.copyOf(this.sameSiteSuppliers), root, this.contentLimits,
-					this.serverHeader, this.sessionStore));
+					this.serverHeader, this.sessionStore, this.defaultServlet));
 		}
 
 	}

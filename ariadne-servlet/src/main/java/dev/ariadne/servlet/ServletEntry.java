@@ -35,6 +35,8 @@ final class ServletEntry extends Registered implements ServletRegistration.Dynam
 
 	private volatile boolean initialized;
 
+	private boolean overridable;
+
 	ServletEntry(DeploymentContext context, String name, Servlet instance, Class<? extends Servlet> type,
 			String className) {
 		super(context, name, className);
@@ -86,7 +88,17 @@ final class ServletEntry extends Registered implements ServletRegistration.Dynam
 		}
 	}
 
-	/** The mapping set itself, for tests that build a mapper without a started context. */
+	/** Whether another servlet may take this one's URL patterns (the container's default servlet). */
+	boolean overridable() {
+		return this.overridable;
+	}
+
+	/** Lets other servlets take this one's URL patterns, as Tomcat lets them take its default servlet's. */
+	void overridable(boolean overridable) {
+		this.overridable = overridable;
+	}
+
+	/** The mapping set itself, for the registry and for tests that build a mapper without a started context. */
 	Set<String> mappings() {
 		return this.mappings;
 	}
@@ -108,12 +120,7 @@ final class ServletEntry extends Registered implements ServletRegistration.Dynam
 		for (String pattern : urlPatterns) {
 			ServletMapper.validate(pattern);
 		}
-		Set<String> conflicts = context().registry().mappedElsewhere(this, urlPatterns);
-		if (conflicts.isEmpty()) {
-			Collections.addAll(this.mappings, urlPatterns);
-			context().registry().mappingsChanged();
-		}
-		return conflicts;
+		return context().registry().claim(this, urlPatterns);
 	}
 
 	@Override

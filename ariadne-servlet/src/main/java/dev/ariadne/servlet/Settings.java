@@ -36,10 +36,12 @@ import dev.ariadne.server.ContentLimits;
  * @param serverHeader the {@code Server} header of every response, or {@code null} for none
  * @param sessionStore the directory where sessions wait across a restart, or {@code null} for
  * sessions that end with the deployment
+ * @param defaultServlet whether the container's default servlet serves the document root
  */
 record Settings(String contextPath, String displayName, String serverInfo, Map<String, String> initParameters,
 		MimeTypes mimeTypes, Map<Locale, Charset> localeCharsets, ErrorPages errorPages, Duration sessionTimeout,
 		Duration sessionSweepInterval, List<ServletStartup> initializers, ClassLoader classLoader, Path tempDirectory,
 		Function<HttpServletRequest, String> routeNamer, List<Function<Cookie, String>> sameSiteSuppliers,
-		DocumentRoot documentRoot, ContentLimits contentLimits, String serverHeader, Path sessionStore) {
+		DocumentRoot documentRoot, ContentLimits contentLimits, String serverHeader, Path sessionStore,
+		boolean defaultServlet) {
 }

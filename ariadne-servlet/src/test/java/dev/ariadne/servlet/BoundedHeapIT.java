@@ -3,6 +3,9 @@ package dev.ariadne.servlet;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,8 +28,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Bodies far larger than the heap stream through: this class runs in its own JVM with
- * {@code -Xmx64m} (see the module's pom), so buffering a 100 MB response or upload (or a 1 GiB
- * upload in {@code event-loop}) whole fails it with an {@link OutOfMemoryError}.
+ * {@code -Xmx64m} (see the module's pom), so buffering a 100 MB response, upload or file of the
+ * document root (or a 1 GiB upload in {@code event-loop}) whole fails it with an
+ * {@link OutOfMemoryError}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BoundedHeapIT {
@@ -116,6 +120,33 @@ class BoundedHeapIT {
 		// reading while the servlet is behind
 		long size = 1024L * 1024 * 1024;
 		assertThat(upload(model, size)).isEqualTo(Long.toString(size));
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void servesAHundredMegabyteFileOfTheDocumentRoot(IoModel model) throws IOException, ServletException {
+		Path root = Files.createTempDirectory("bounded-heap-root-");
+		Path file = root.resolve("large.bin");
+		try {
+			try (RandomAccessFile sparse = new RandomAccessFile(file.toFile(), "rw")) {
+				sparse.setLength(SIZE);
+			}
+			try (ServletServer server = ServletServer.start(model,
+					ServletDeployment.builder().documentRoot(root).defaultServlet())) {
+				try (Wire wire = Wire.open(server.port())) {
+					AtomicLong received = new AtomicLong();
+					Wire.Reply reply = wire.send("GET /large.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+						.readStreaming(received::addAndGet);
+					assertThat(reply.status).isEqualTo(200);
+					assertThat(reply.framing).isEqualTo("length");
+					assertThat(received.get()).isEqualTo(SIZE);
+				}
+			}
+		}
+		finally {
+			Files.deleteIfExists(file);
+			Files.delete(root);
+		}
 	}
 
 	private String upload(IoModel model, long size) throws IOException, ServletException {

@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -295,6 +296,73 @@ class ServletDeploymentTest {
 		assertThat(context.getResourceAsStream("/../secret.txt")).isNull();
 		assertThat(context.getRealPath("/../secret.txt")).isNull();
 		served.stop();
+	}
+
+	@Test
+	void answersAnEmptyRootAsTomcatDoes() throws IOException, ServletException {
+		Path empty = Files.createDirectories(this.temp.resolve("empty"));
+		ServletDeployment deployment = ServletDeployment.builder().documentRoot(empty).build();
+		deployment.start();
+		ServletContext context = deployment.servletContext();
+		assertThat(context.getResource("/")).isEqualTo(empty.toUri().toURL());
+		// Servlet 6.1: null when no resource path begins with the one given
+		assertThat(context.getResourcePaths("/")).isNull();
+		assertThat(context.getResourcePaths("/missing/")).isNull();
+		assertThat(context.getRealPath("/later.txt")).isEqualTo(empty.resolve("later.txt").toString());
+		assertThat(context.getResource("/a\u0000b")).isNull();
+		assertThat(context.getRealPath("/a\u0000b")).isNull();
+		deployment.stop();
+	}
+
+	@Test
+	void listsNoLinkThatLeadsOutOfTheRoot() throws IOException, ServletException {
+		Path root = Files.createDirectories(this.temp.resolve("root"));
+		Files.writeString(root.resolve("a.txt"), "a");
+		Files.writeString(this.temp.resolve("secret.txt"), "outside");
+		Files.createSymbolicLink(root.resolve("out.txt"), this.temp.resolve("secret.txt"));
+		Files.createSymbolicLink(root.resolve("in.txt"), root.resolve("a.txt"));
+		ServletDeployment deployment = ServletDeployment.builder().documentRoot(root).build();
+		deployment.start();
+		ServletContext context = deployment.servletContext();
+		assertThat(context.getResourcePaths("/")).containsExactly("/a.txt", "/in.txt");
+		assertThat(context.getResource("/out.txt")).isNull();
+		assertThat(context.getResourceAsStream("/out.txt")).isNull();
+		assertThat(context.getResource("/in.txt")).isNotNull();
+		deployment.stop();
+	}
+
+	@Test
+	void registersTheDefaultServletByNameOnlyWhenAsked() throws ServletException {
+		ServletDeployment without = ServletDeployment.builder().build();
+		without.start();
+		assertThat(without.servletContext().getServletRegistration("default")).isNull();
+		assertThat(without.servletContext().getNamedDispatcher("default")).isNull();
+		without.stop();
+		ServletDeployment with = ServletDeployment.builder().defaultServlet().build();
+		with.start();
+		ServletRegistration registration = with.servletContext().getServletRegistration("default");
+		assertThat(registration.getMappings()).containsExactly("/");
+		assertThat(with.servletContext().getNamedDispatcher("default")).isNotNull();
+		with.stop();
+	}
+
+	@Test
+	void keepsTheNameDefaultForTheContainersDefaultServlet() throws ServletException {
+		AtomicReference<ServletRegistration.Dynamic> own = new AtomicReference<>();
+		ServletDeployment deployment = ServletDeployment.builder()
+			.defaultServlet()
+			.initializer((context) -> own.set(context.addServlet("default", new GenericServlet() {
+
+				@Override
+				public void service(ServletRequest request, ServletResponse response) {
+				}
+
+			})))
+			.build();
+		deployment.start();
+		// as on Tomcat: the name is taken, so the application's servlet is not registered
+		assertThat(own.get()).isNull();
+		deployment.stop();
 	}
 
 	@Test

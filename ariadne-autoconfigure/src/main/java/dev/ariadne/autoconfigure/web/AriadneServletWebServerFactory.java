@@ -1,14 +1,19 @@
 package dev.ariadne.autoconfigure.web;
 
+import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 
 import dev.ariadne.servlet.ServletDeployment;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.boot.web.error.ErrorPage;
 import org.springframework.boot.web.server.Cookie;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.servlet.ConfigurableServletWebServerFactory;
 import org.springframework.boot.web.server.servlet.CookieSameSiteSupplier;
+import org.springframework.boot.web.server.servlet.DocumentRoot;
 import org.springframework.boot.web.server.servlet.ServletContextInitializers;
 import org.springframework.boot.web.server.servlet.ServletWebServerSettings;
 import org.springframework.boot.web.servlet.ServletContextInitializer;
@@ -26,6 +31,8 @@ import org.springframework.boot.web.servlet.ServletContextInitializer;
  */
 public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFactory
 		implements ConfigurableServletWebServerFactory {
+
+	private static final Log logger = LogFactory.getLog(AriadneServletWebServerFactory.class);
 
 	private final ServletWebServerSettings settings = new ServletWebServerSettings();
 
@@ -91,8 +98,9 @@ public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFact
 		if (!sameSite.isEmpty()) {
 			deployment.cookieSameSite((cookie) -> sameSite(sameSite, cookie));
 		}
-		if (settings.getDocumentRoot() != null) {
-			deployment.documentRoot(settings.getDocumentRoot().toPath());
+		deployment.documentRoot(documentRoot());
+		if (settings.isRegisterDefaultServlet()) {
+			deployment.defaultServlet();
 		}
 		for (ServletContextInitializer initializer : ServletContextInitializers.from(settings, initializers)) {
 			deployment.initializer(initializer::onStartup);
@@ -101,6 +109,24 @@ public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFact
 			deployment.initializer((context) -> context.addListener(listener));
 		}
 		return deployment.build();
+	}
+
+	/**
+	 * Returns the document root as Tomcat and Jetty get it from Boot: the one set, else
+	 * {@code src/main/webapp}, {@code public} or {@code static} of the working directory (or
+	 * an exploded war's), else an empty directory of its own, so that
+	 * {@code getResource("/")} names a directory as it does on those servers.
+	 */
+	private Path documentRoot() {
+		DocumentRoot documentRoot = new DocumentRoot(logger);
+		documentRoot.setDirectory(this.settings.getDocumentRoot());
+		File root = documentRoot.getValidDirectory();
+		if (root != null && !root.isDirectory()) {
+			logger.warn("Document root " + root + " is an archive, which Ariadne does not serve from: "
+					+ "the document root is an empty directory");
+			root = null;
+		}
+		return ((root != null) ? root : createTempDir("ariadne-docbase")).toPath();
 	}
 
 	private static String sameSite(List<? extends CookieSameSiteSupplier> suppliers, jakarta.servlet.http.Cookie cookie) {

@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.io.Resource;
@@ -17,6 +18,7 @@ import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.servlet.config.annotation.AsyncSupportConfigurer;
+import org.springframework.web.servlet.config.annotation.DefaultServletHandlerConfigurer;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -26,7 +28,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * {@link PageController} and {@link AsyncController}; this class adds
  * Spring Security (form login with CSRF for {@code /account/**}, role {@code ADMIN} for
  * {@code /admin/**}), a plain servlet filter on {@code /admin/*}, and static resources with
- * ETags under {@code /assets/**} beside Boot's own on {@code /**}.
+ * ETags under {@code /assets/**} beside Boot's own on {@code /**} (which serves
+ * {@code src/main/webapp} too, the document root Boot finds in the module's directory).
  */
 @SpringBootApplication
 public class ConformanceApplication implements WebMvcConfigurer {
@@ -80,6 +83,26 @@ public class ConformanceApplication implements WebMvcConfigurer {
 	@Bean
 	Gate gate() {
 		return new Gate();
+	}
+
+	/**
+	 * Spring MVC's hand-off to the container's default servlet (the servlet named
+	 * {@code default}) for what no handler maps, on when {@code conformance.default-servlet}
+	 * is {@code true}: with {@code server.servlet.register-default-servlet=true} the container
+	 * serves the files of {@code src/main/webapp}.
+	 * @return the configurer
+	 */
+	@Bean
+	@ConditionalOnProperty(name = "conformance.default-servlet", havingValue = "true")
+	WebMvcConfigurer defaultServletHandling() {
+		return new WebMvcConfigurer() {
+
+			@Override
+			public void configureDefaultServletHandling(DefaultServletHandlerConfigurer configurer) {
+				configurer.enable();
+			}
+
+		};
 	}
 
 	@Override
