@@ -85,6 +85,9 @@ public final class HttpExchange {
 	/** The suspension of the current exchange; read by a selector when the connection closes. */
 	private volatile AsyncExchange async;
 
+	/** The current exchange's switch to another protocol ({@link #upgrade}), or {@code null}. */
+	private Upgrade upgrade;
+
 	/**
 	 * Creates the exchange logic of one connection.
 	 * @param context the server's shared state
@@ -195,6 +198,7 @@ public final class HttpExchange {
 		this.match = match;
 		this.startNanos = startNanos;
 		this.queueWaitNanos = queueWaitNanos;
+		this.upgrade = null;
 		this.response = new ServerResponse(this, this.encoder, head.method() == Method.HEAD, head.version());
 		this.request = new ServerRequest(head, body, this.remote, this.local, this.context.budget(),
 				this.context.config().headerTimeout().toNanos());
@@ -216,6 +220,9 @@ public final class HttpExchange {
 		}
 		AsyncExchange async = this.async;
 		if (async != null) {
+			if (this.upgrade != null && failure == null && !async.ended()) {
+				failure = switchProtocols();
+			}
 			if (async.handlerReturned(failure)) {
 				// suspended: the worker's part ends here, the rest when the exchange ends
 				routeWorked(begin, System.nanoTime());
@@ -282,9 +289,8 @@ public final class HttpExchange {
 		}
 		this.async = null;
 		this.request.releaseBodies();
-		if (this.context.events().hasListeners()) {
-			this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(),
-					this.request.route(), 0, System.nanoTime() - this.startNanos, this.queueWaitNanos, this.match.pool()));
+		if (this.context.events().hasListeners() && !switched()) {
+			publish(this.request.route(), 0, System.nanoTime());
 		}
 	}
 
@@ -311,6 +317,41 @@ public final class HttpExchange {
 		async = new AsyncExchange(this.host, this.context.routePools().get(this.match.pool()), this.body, this.out);
 		this.async = async;
 		return async;
+	}
+
+	/**
+	 * Switches the current exchange to another protocol, for its response, on the handler's
+	 * thread ({@link dev.ariadne.server.Response#upgrade()}), and suspends it.
+	 */
+	AsyncExchange upgrade(ServerResponse response) {
+		if (response != this.response) {
+			throw new IllegalStateException("The exchange of this response has ended");
+		}
+		if (this.upgrade == null) {
+			AsyncExchange async = this.async;
+			if (async != null && !async.handlerRunning()) {
+				throw new IllegalStateException("An exchange can switch protocols only while its handler runs");
+			}
+			this.upgrade = Upgrade.begin(this.head, this.streamId > 0, this.body, response);
+		}
+		return suspend(response);
+	}
+
+	/**
+	 * The handler of an exchange that switched protocols returned: its 101 goes out, and so does
+	 * its request event, which covers the handshake rather than the life of the connection.
+	 * @return what failed, or {@code null}
+	 */
+	private Throwable switchProtocols() {
+		Throwable failure = this.upgrade.switchProtocols(this.response, this.out);
+		if (failure == null && this.context.events().hasListeners()) {
+			publish(this.request.route(), this.response.status(), System.nanoTime());
+		}
+		return failure;
+	}
+
+	private boolean switched() {
+		return this.upgrade != null && this.upgrade.switched();
 	}
 
 	/**
@@ -345,13 +386,18 @@ public final class HttpExchange {
 		boolean listeners = events.hasListeners();
 		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
 		routeWorked(begin, end);
-		if (listeners) {
-			events.publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
-					complete ? response.status() : 0, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
+		if (listeners && !switched()) {
+			publish(route, complete ? response.status() : 0, end);
 		}
 		this.request = null;
 		this.response = null;
 		return keep;
+	}
+
+	/** Reports the current exchange to the request listeners. */
+	private void publish(String route, int status, long end) {
+		this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
+				status, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
 	}
 
 	private void routeWorked(long begin, long end) {
