@@ -19,6 +19,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpUpgradeHandler;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Status;
@@ -41,7 +42,7 @@ import dev.ariadne.server.stats.RequestEvent;
  * exchange only through {@link AsyncState} and {@link NonBlockingIo}, which hand work over to
  * those tasks.
  */
-final class ServletExchange {
+final class ServletExchange implements NonBlockingIo.Owner {
 
 	private static final Logger logger = System.getLogger(ServletExchange.class.getName());
 
@@ -70,6 +71,9 @@ final class ServletExchange {
 	private NonBlockingIo nonBlocking;
 
 	private volatile AsyncState async;
+
+	/** The connection once the request switched protocols ({@link #upgrade}), or {@code null}. */
+	private UpgradeConnection upgrade;
 
 	private ServletEntry currentServlet;
 
@@ -110,7 +114,8 @@ final class ServletExchange {
 	 * Returns the exchange's tasks, once async mode started.
 	 * @return the tasks
 	 */
-	ExchangeTasks tasks() {
+	@Override
+	public ExchangeTasks tasks() {
 		ExchangeTasks tasks = this.tasks;
 		if (tasks == null) {
 			throw new IllegalStateException("The request is not in async mode");
@@ -123,6 +128,21 @@ final class ServletExchange {
 			this.nonBlocking = new NonBlockingIo(this);
 		}
 		return this.nonBlocking;
+	}
+
+	@Override
+	public RequestInput input() {
+		return this.request.input();
+	}
+
+	@Override
+	public String noListeners() {
+		return isAsyncStarted() ? null : "can be set only in async mode (startAsync)";
+	}
+
+	@Override
+	public void callbackFailed(Throwable failure) {
+		asyncFailure(failure);
 	}
 
 	ServletConnection connection() {
@@ -167,7 +187,10 @@ final class ServletExchange {
 				this.tasks.release();
 				return;
 			}
-			if (this.abort == null) {
+			if (this.abort == null && this.upgrade != null) {
+				this.abort = this.upgrade.switchProtocols(this.response);
+			}
+			else if (this.abort == null) {
 				if (this.response.errorPending()) {
 					errorPage(this.response.getStatus(), this.response.errorMessage(), null);
 				}
@@ -178,6 +201,10 @@ final class ServletExchange {
 			if (!async) {
 				end();
 			}
+		}
+		if (this.upgrade != null && this.abort == null) {
+			// the request is over: the handler takes the connection
+			this.upgrade.begin();
 		}
 		if (this.abort instanceof Exception exception) {
 			throw exception;
@@ -319,7 +346,7 @@ final class ServletExchange {
 				failure(failure);
 			}
 		}
-		else if (this.response.errorPending() && !inAsync) {
+		else if (this.response.errorPending() && !inAsync && this.upgrade == null) {
 			errorPage(this.response.getStatus(), this.response.errorMessage(), null);
 		}
 	}
@@ -404,6 +431,25 @@ final class ServletExchange {
 		return this.async != null && this.async.isStarted();
 	}
 
+	// ---- upgrade
+
+	/**
+	 * Switches the request to another protocol ({@code HttpServletRequest.upgrade}): makes the
+	 * handler, switches the core exchange, and makes the response a 101 whose head goes out once
+	 * the request's dispatch returned, before the handler's {@code init}.
+	 */
+	<T extends HttpUpgradeHandler> T upgrade(Class<T> type) throws ServletException {
+		if (this.upgrade != null || this.async != null || this.response.isCommitted()) {
+			throw new IllegalStateException("Cannot switch protocols: the request switched already, started async "
+					+ "mode, or its response is committed");
+		}
+		T handler = UpgradeConnection.instantiate(type);
+		AsyncResponse tunnel = this.coreResponse.upgrade();
+		this.upgrade = new UpgradeConnection(handler, tunnel, this.core, this.coreResponse);
+		this.response.upgraded();
+		return handler;
+	}
+
 	boolean isAsyncSupported() {
 		return this.asyncSupported;
 	}
@@ -439,6 +485,12 @@ final class ServletExchange {
 	 * @param failure what the application threw
 	 */
 	void failure(Throwable failure) {
+		if (this.upgrade != null) {
+			// no error page after a switch: the core answers 500, or closes a connection past its 101
+			lateFailures.log(() -> "Request " + this.request + " failed after it switched protocols", failure);
+			this.abort = failure;
+			return;
+		}
 		Throwable cause = rootCause(failure);
 		if (cause instanceof VirtualMachineError error) {
 			this.abort = error;
