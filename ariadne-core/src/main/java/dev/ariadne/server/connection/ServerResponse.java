@@ -115,9 +115,11 @@ final class ServerResponse implements Response {
 	@Override
 	public Response trailers(Supplier<Headers> trailers) {
 		checkNotCommitted();
-		if (this.version == Version.HTTP_1_0 || this.upgraded) {
-			throw new IllegalStateException("An HTTP/1.0 response, or one that switched protocols, cannot carry "
-					+ "trailer fields");
+		if (this.version == Version.HTTP_1_0) {
+			throw new IllegalStateException("An HTTP/1.0 response cannot carry trailer fields");
+		}
+		if (this.upgraded) {
+			throw new IllegalStateException("A response that switched protocols cannot carry trailer fields");
 		}
 		this.trailers = trailers;
 		return this;
