@@ -1,7 +1,6 @@
 package dev.ariadne.servlet;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -491,7 +490,7 @@ final class ServletExchange implements NonBlockingIo.Owner {
 			this.abort = failure;
 			return;
 		}
-		Throwable cause = rootCause(failure);
+		Throwable cause = Refusals.rootCause(failure);
 		if (cause instanceof VirtualMachineError error) {
 			this.abort = error;
 			return;
@@ -502,8 +501,8 @@ final class ServletExchange implements NonBlockingIo.Owner {
 			this.abort = failure;
 			return;
 		}
-		Throwable refusal = refusal(failure);
-		int status = statusOf(refusal);
+		Throwable refusal = Refusals.refusal(failure);
+		int status = Refusals.statusOf(refusal);
 		if (status >= 500 && status != HttpServletResponse.SC_SERVICE_UNAVAILABLE) {
 			servletFailures.log(() -> "Servlet '" + currentOrMatched() + "' failed for " + this.request, failure);
 		}
@@ -525,49 +524,6 @@ final class ServletExchange implements NonBlockingIo.Owner {
 		String message = (refusal != null) ? refusal.getMessage() : cause.getMessage();
 		errorAttributes(status, message, cause);
 		showErrorPage(status, page, (refusal instanceof StatusException shown && shown.shown()) ? message : null);
-	}
-
-	/**
-	 * Finds what in a failure's causes says the container refused the request (a limit, a
-	 * malformed body, no memory free): the failures the container throws, whatever the
-	 * application wrapped them in (Spring's multipart resolver wraps them in a
-	 * {@code MultipartException}, its servlet in a {@link ServletException}).
-	 * @return the refusal, or {@code null} for a failure of the application
-	 */
-	private static Throwable refusal(Throwable failure) {
-		Throwable cause = failure;
-		for (int depth = 0; cause != null && depth < 16; depth++) {
-			if (cause instanceof StatusException || cause instanceof MultipartLimitException
-					|| (cause instanceof IOException && cause.getCause() instanceof HttpParseException)) {
-				return cause;
-			}
-			cause = cause.getCause();
-		}
-		return null;
-	}
-
-	private static Throwable rootCause(Throwable failure) {
-		Throwable cause = failure;
-		if (cause instanceof ServletException servletException && servletException.getRootCause() != null) {
-			cause = servletException.getRootCause();
-		}
-		if (cause instanceof UncheckedIOException unchecked) {
-			cause = unchecked.getCause();
-		}
-		return cause;
-	}
-
-	private static int statusOf(Throwable refusal) {
-		if (refusal instanceof StatusException statusException) {
-			return statusException.status();
-		}
-		if (refusal instanceof MultipartLimitException) {
-			return HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE;
-		}
-		if (refusal != null && refusal.getCause() instanceof HttpParseException parse) {
-			return parse.status().code();
-		}
-		return HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
 	}
 
 	private String currentOrMatched() {
