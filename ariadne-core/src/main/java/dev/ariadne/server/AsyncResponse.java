@@ -1,7 +1,8 @@
 package dev.ariadne.server;
 
 /**
- * A suspended exchange ({@link Response#suspend()}): its handler has returned, and the response
+ * A suspended exchange ({@link Response#suspend()}), or one that switched protocols
+ * ({@link Response#upgrade()}): its handler has returned, and the response
  * is completed later, from any thread that is not a selector thread. Until then the connection
  * stays with the exchange: no other request is read from it, and no read timeout applies.
  *
@@ -46,8 +47,9 @@ public interface AsyncResponse {
 
 	/**
 	 * Ends the exchange: commits an empty response if nothing was sent, ends a streamed body,
-	 * and lets the connection carry its next request. The rest of the work happens on a worker
-	 * of the exchange's pool; this call does not wait for it.
+	 * and lets the connection carry its next request; after {@link Response#upgrade()}, sends
+	 * what is buffered and closes the connection. The rest of the work happens on a worker of the
+	 * exchange's pool; this call does not wait for it.
 	 */
 	void complete();
 
@@ -93,7 +95,8 @@ public interface AsyncResponse {
 	 * @param offset where to start in the array
 	 * @param length the most bytes to read, more than 0
 	 * @return the bytes read; 0 when none are there now ({@link #readable()} then arranges to
-	 * be told); -1 at the end of the body
+	 * be told); -1 at the end of the body (after {@link Response#upgrade()}: once the client
+	 * closed its side of the connection)
 	 * @throws java.io.IOException if the body is malformed or too large, its client paused for
 	 * longer than {@code request.header-timeout} (408), or the connection failed
 	 */

@@ -109,4 +109,50 @@ public interface Response {
 	 */
 	AsyncResponse suspend();
 
+	/**
+	 * Switches the connection to the protocol the client asked for in its {@code Upgrade} field
+	 * (RFC 9110 §7.8), the way a WebSocket handshake does: the response becomes
+	 * {@code 101 Switching Protocols} and the exchange is suspended, as {@link #suspend()} does,
+	 * with the connection's bytes for its body and its response.
+	 * <ul>
+	 * <li>The head goes out with the fields the handler set (the new protocol's among them, such as
+	 * {@code Upgrade} and {@code Sec-WebSocket-Accept}; {@code Connection: Upgrade} is the
+	 * server's, and no {@code Content-Length} or {@code Transfer-Encoding}) at the first write or
+	 * flush of {@link #outputStream()}, or when the handler returns: a handler that hands the
+	 * response to another thread before it returns flushes it first. When the response lacks an
+	 * {@code Upgrade} field, the request's is sent if it names one protocol.</li>
+	 * <li>{@link Request#body()} and {@link AsyncResponse#read} then return what the client sends
+	 * after its request (bytes it sent along with the request first), as it arrives, until it
+	 * closes the connection (-1). No body limit applies: neither the maximum size, nor the pause of
+	 * {@code request.header-timeout}, nor the minimum data rate. The new protocol keeps its own
+	 * time.</li>
+	 * <li>{@link #outputStream()} writes the new protocol's bytes as they are, with the same
+	 * back-pressure as a body ({@link AsyncResponse#writable()}); writes wait in the response's
+	 * buffer until a flush.</li>
+	 * <li>{@link AsyncResponse#complete()} sends what is buffered and closes the connection (it
+	 * never carries another request); {@link AsyncResponse#abort} closes it at once.
+	 * {@link AsyncResponse#onClose} tells of a connection that closed before (a forced stop, a
+	 * failed write); a client that closes its side is seen by the reader as the end (-1).</li>
+	 * </ul>
+	 * A graceful shutdown waits for an upgraded connection as for any suspended exchange, within
+	 * its grace period. The request event reports the handshake ({@code 101}, from the request's
+	 * head to the handler's return), not the life of the connection. What each model holds while
+	 * the connection is upgraded is what it holds for a suspended exchange
+	 * ({@link AsyncResponse}): nothing but the connection in {@code event-loop}; a parked
+	 * virtual thread without a permit in {@code virtual-threads}; the connection's worker in
+	 * {@code blocking}, which reads for the new protocol and runs its read callbacks, while
+	 * {@link AsyncResponse#execute} tasks run on other workers and writes never wait for that
+	 * worker.
+	 * <p>Only an HTTP/1.1 request that is not {@code HEAD} and has an {@code Upgrade} field can be
+	 * upgraded, while its handler runs. What is left of its body is read and discarded first
+	 * (the new protocol starts after it), up to 64 KiB; a longer body must be read by the
+	 * handler before. An HTTP/2 stream cannot switch protocols (RFC 8441's extended
+	 * {@code CONNECT} is not supported). Calling it again returns the same exchange.
+	 * @return the suspended exchange, whose body and response are the connection's bytes
+	 * @throws IllegalStateException if the response is committed, the handler has returned, the
+	 * request is not one that can be upgraded, or more than 64 KiB of its body are left
+	 * @throws java.io.UncheckedIOException if reading what was left of the body failed
+	 */
+	AsyncResponse upgrade();
+
 }

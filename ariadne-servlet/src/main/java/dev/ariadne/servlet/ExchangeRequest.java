@@ -114,7 +114,7 @@ final class ExchangeRequest implements HttpServletRequest {
 		this.requestUri = requestUri;
 		this.query = query;
 		this.pathInContext = pathInContext;
-		this.input = new RequestInput(exchange, core.body());
+		this.input = new RequestInput(exchange::nonBlocking, core.body());
 		this.session = new RequestSession(exchange, this);
 		TlsAttributes.put(core.tlsSession(), this.attributes);
 	}
@@ -427,7 +427,7 @@ final class ExchangeRequest implements HttpServletRequest {
 
 	@Override
 	public <T extends HttpUpgradeHandler> T upgrade(Class<T> handlerClass) throws IOException, ServletException {
-		throw new ServletException("HTTP upgrade is not supported by Ariadne");
+		return this.exchange.upgrade(handlerClass);
 	}
 
 	@Override

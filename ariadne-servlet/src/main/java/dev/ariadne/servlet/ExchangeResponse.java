@@ -76,6 +76,9 @@ final class ExchangeResponse implements HttpServletResponse {
 
 	private volatile boolean suspended;
 
+	/** Whether the request switched protocols: the response is a 101 without a body. */
+	private volatile boolean upgraded;
+
 	private boolean errorPending;
 
 	private String errorMessage;
@@ -106,6 +109,28 @@ final class ExchangeResponse implements HttpServletResponse {
 		return this.suspended;
 	}
 
+	boolean isUpgraded() {
+		return this.upgraded;
+	}
+
+	/** The request switched protocols: the response is a 101, whose status no longer changes. */
+	void upgraded() {
+		this.status = SC_SWITCHING_PROTOCOLS;
+		this.upgraded = true;
+	}
+
+	/**
+	 * Sends the 101 of a request that switched protocols, with the fields set so far, unless it
+	 * went already (a flush).
+	 * @throws IOException if the connection failed
+	 */
+	void finishUpgrade() throws IOException {
+		if (!this.headCommitted) {
+			writeHead();
+		}
+		this.core.outputStream().flush();
+	}
+
 	boolean errorPending() {
 		return this.errorPending;
 	}
@@ -127,7 +152,7 @@ final class ExchangeResponse implements HttpServletResponse {
 	/** Hands status and headers to the core response and returns the stream for the body. */
 	OutputStream commitStreaming() {
 		writeHead();
-		if (this.contentLength >= 0) {
+		if (this.contentLength >= 0 && !this.upgraded) {
 			this.core.header("Content-Length", Long.toString(this.contentLength));
 		}
 		return this.core.outputStream();
@@ -154,7 +179,7 @@ final class ExchangeResponse implements HttpServletResponse {
 		if (this.headCommitted) {
 			throw new IllegalStateException("Response already committed");
 		}
-		if (this.status < 200 || this.status > 999) {
+		if ((this.status < 200 || this.status > 999) && !this.upgraded) {
 			// refused before anything reaches the core, so the response can still become a 500
 			throw new IllegalStateException("Status " + this.status + " cannot be sent as a final response");
 		}
@@ -167,7 +192,10 @@ final class ExchangeResponse implements HttpServletResponse {
 				setCookies.add(CookieCodec.format(cookie, this.context.sameSite(cookie)));
 			}
 			this.headCommitted = true;
-			this.core.status(this.status);
+			if (!this.upgraded) {
+				// the core's response switched protocols: a 101 already
+				this.core.status(this.status);
+			}
 			for (int i = 0; i < this.headers.size(); i++) {
 				this.core.header(this.headers.name(i), this.headers.value(i));
 			}
@@ -318,7 +346,7 @@ final class ExchangeResponse implements HttpServletResponse {
 
 	@Override
 	public void setStatus(int sc) {
-		if (!isCommitted()) {
+		if (!isCommitted() && !this.upgraded) {
 			this.status = sc;
 		}
 	}

@@ -27,10 +27,42 @@ import dev.ariadne.server.AsyncResponse;
  * <p>Every callback is one of the exchange's {@link ExchangeTasks}: never two at a time, never
  * during a container dispatch. In {@code event-loop} no worker waits for the client between
  * them; in the socket models the connection's own thread does the waiting for them.
+ *
+ * <p>The same for a request in async mode ({@link ServletExchange}) and for the streams of a
+ * connection that switched protocols ({@link UpgradeConnection}), each its {@link Owner}.
  */
 final class NonBlockingIo {
 
-	private final ServletExchange exchange;
+	/** What the listeners' callbacks belong to: an exchange in async mode, or an upgraded connection. */
+	interface Owner {
+
+		/**
+		 * Returns the tasks the callbacks run as; the suspended core exchange under them.
+		 * @return the tasks
+		 */
+		ExchangeTasks tasks();
+
+		/**
+		 * Returns the input that non-blocking reads fetch into.
+		 * @return the input
+		 */
+		RequestInput input();
+
+		/**
+		 * Says why listeners may not be set now, if they may not.
+		 * @return the reason, or {@code null} when they may
+		 */
+		String noListeners();
+
+		/**
+		 * A listener's callback threw, on one of the tasks.
+		 * @param failure what it threw
+		 */
+		void callbackFailed(Throwable failure);
+
+	}
+
+	private final Owner owner;
 
 	private volatile ReadListener readListener;
 
@@ -38,8 +70,8 @@ final class NonBlockingIo {
 
 	private volatile WriteListener writeListener;
 
-	NonBlockingIo(ServletExchange exchange) {
-		this.exchange = exchange;
+	NonBlockingIo(Owner owner) {
+		this.owner = owner;
 	}
 
 	boolean readingNonBlocking() {
@@ -53,11 +85,12 @@ final class NonBlockingIo {
 		if (this.readListener != null) {
 			throw new IllegalStateException("A ReadListener is already set");
 		}
-		if (!this.exchange.isAsyncStarted()) {
-			throw new IllegalStateException("A ReadListener can be set only in async mode (startAsync)");
+		String refusal = this.owner.noListeners();
+		if (refusal != null) {
+			throw new IllegalStateException("A ReadListener " + refusal);
 		}
 		this.readListener = listener;
-		ExchangeTasks tasks = this.exchange.tasks();
+		ExchangeTasks tasks = this.owner.tasks();
 		tasks.core().onReadable(() -> tasks.run(this::readTurn));
 		tasks.execute(this::readTurn);
 	}
@@ -71,11 +104,11 @@ final class NonBlockingIo {
 		if (this.readListener == null) {
 			return true;
 		}
-		RequestInput input = this.exchange.request().input();
+		RequestInput input = this.owner.input();
 		if (input.fetched() > 0 || input.ended() || input.failure() != null) {
 			return true;
 		}
-		AsyncResponse core = this.exchange.tasks().core();
+		AsyncResponse core = this.owner.tasks().core();
 		if (!core.readable()) {
 			return false;
 		}
@@ -89,7 +122,7 @@ final class NonBlockingIo {
 		if (!readReady()) {
 			return;
 		}
-		RequestInput input = this.exchange.request().input();
+		RequestInput input = this.owner.input();
 		IOException failure = input.failure();
 		if (failure != null) {
 			callback(() -> listener.onError(failure));
@@ -111,11 +144,12 @@ final class NonBlockingIo {
 		if (this.writeListener != null) {
 			throw new IllegalStateException("A WriteListener is already set");
 		}
-		if (!this.exchange.isAsyncStarted()) {
-			throw new IllegalStateException("A WriteListener can be set only in async mode (startAsync)");
+		String refusal = this.owner.noListeners();
+		if (refusal != null) {
+			throw new IllegalStateException("A WriteListener " + refusal);
 		}
 		this.writeListener = listener;
-		ExchangeTasks tasks = this.exchange.tasks();
+		ExchangeTasks tasks = this.owner.tasks();
 		Runnable writePossible = () -> callback(listener::onWritePossible);
 		tasks.core().onWritable(() -> tasks.run(writePossible));
 		tasks.execute(writePossible);
@@ -130,7 +164,7 @@ final class NonBlockingIo {
 		if (this.writeListener == null) {
 			return true;
 		}
-		return this.exchange.tasks().core().writable();
+		return this.owner.tasks().core().writable();
 	}
 
 	/**
@@ -140,7 +174,7 @@ final class NonBlockingIo {
 	void writeFailed(IOException failure) {
 		WriteListener listener = this.writeListener;
 		if (listener != null) {
-			this.exchange.tasks().execute(() -> callback(() -> listener.onError(failure)));
+			this.owner.tasks().execute(() -> callback(() -> listener.onError(failure)));
 		}
 	}
 
@@ -150,7 +184,7 @@ final class NonBlockingIo {
 			callback.run();
 		}
 		catch (Throwable ex) {
-			this.exchange.asyncFailure(ex);
+			this.owner.callbackFailed(ex);
 		}
 	}
 

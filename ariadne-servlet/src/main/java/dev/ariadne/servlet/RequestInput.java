@@ -3,6 +3,7 @@ package dev.ariadne.servlet;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.function.Supplier;
 
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
@@ -18,7 +19,8 @@ import dev.ariadne.server.AsyncResponse;
  */
 final class RequestInput extends ServletInputStream {
 
-	private final ServletExchange exchange;
+	/** The non-blocking reads, made when first asked for. */
+	private final Supplier<NonBlockingIo> nonBlocking;
 
 	private final InputStream body;
 
@@ -35,8 +37,8 @@ final class RequestInput extends ServletInputStream {
 	/** A failure a non-blocking fetch found, thrown by the next read. */
 	private volatile IOException failure;
 
-	RequestInput(ServletExchange exchange, InputStream body) {
-		this.exchange = exchange;
+	RequestInput(Supplier<NonBlockingIo> nonBlocking, InputStream body) {
+		this.nonBlocking = nonBlocking;
 		this.body = body;
 	}
 
@@ -130,7 +132,7 @@ final class RequestInput extends ServletInputStream {
 		if (failure != null) {
 			throw failure;
 		}
-		if (this.exchange.nonBlocking().readingNonBlocking()) {
+		if (this.nonBlocking.get().readingNonBlocking()) {
 			throw new IllegalStateException("read() called while isReady() is false");
 		}
 		int count = readBody(bytes, offset, length);
@@ -180,12 +182,12 @@ final class RequestInput extends ServletInputStream {
 
 	@Override
 	public boolean isReady() {
-		return this.exchange.nonBlocking().readReady();
+		return this.nonBlocking.get().readReady();
 	}
 
 	@Override
 	public void setReadListener(ReadListener readListener) {
-		this.exchange.nonBlocking().readListener(readListener);
+		this.nonBlocking.get().readListener(readListener);
 	}
 
 }

@@ -90,6 +90,10 @@ final class ResponseOutput extends ServletOutputStream {
 		if (length == 0) {
 			return;
 		}
+		if (this.response.isUpgraded()) {
+			throw new IllegalStateException("The request switched protocols: the response has no body; write to "
+					+ "the WebConnection's output stream");
+		}
 		try {
 			if (length <= this.bufferSize - this.count) {
 				if (this.buffer == null) {
@@ -184,6 +188,12 @@ final class ResponseOutput extends ServletOutputStream {
 			return;
 		}
 		try {
+			if (this.response.isUpgraded()) {
+				// a 101 has no body to end: its head goes out
+				commitAndDrain();
+				this.body.flush();
+				return;
+			}
 			if (this.body == null && !this.response.isHeadCommitted()) {
 				byte[] content = (this.count > 0) ? Arrays.copyOf(this.buffer, this.count) : new byte[0];
 				this.count = 0;

@@ -1,7 +1,6 @@
 package dev.ariadne.servlet;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +18,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpUpgradeHandler;
 
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Status;
@@ -41,7 +41,7 @@ import dev.ariadne.server.stats.RequestEvent;
  * exchange only through {@link AsyncState} and {@link NonBlockingIo}, which hand work over to
  * those tasks.
  */
-final class ServletExchange {
+final class ServletExchange implements NonBlockingIo.Owner {
 
 	private static final Logger logger = System.getLogger(ServletExchange.class.getName());
 
@@ -70,6 +70,9 @@ final class ServletExchange {
 	private NonBlockingIo nonBlocking;
 
 	private volatile AsyncState async;
+
+	/** The connection once the request switched protocols ({@link #upgrade}), or {@code null}. */
+	private UpgradeConnection upgrade;
 
 	private ServletEntry currentServlet;
 
@@ -110,7 +113,8 @@ final class ServletExchange {
 	 * Returns the exchange's tasks, once async mode started.
 	 * @return the tasks
 	 */
-	ExchangeTasks tasks() {
+	@Override
+	public ExchangeTasks tasks() {
 		ExchangeTasks tasks = this.tasks;
 		if (tasks == null) {
 			throw new IllegalStateException("The request is not in async mode");
@@ -123,6 +127,21 @@ final class ServletExchange {
 			this.nonBlocking = new NonBlockingIo(this);
 		}
 		return this.nonBlocking;
+	}
+
+	@Override
+	public RequestInput input() {
+		return this.request.input();
+	}
+
+	@Override
+	public String noListeners() {
+		return isAsyncStarted() ? null : "can be set only in async mode (startAsync)";
+	}
+
+	@Override
+	public void callbackFailed(Throwable failure) {
+		asyncFailure(failure);
 	}
 
 	ServletConnection connection() {
@@ -167,7 +186,10 @@ final class ServletExchange {
 				this.tasks.release();
 				return;
 			}
-			if (this.abort == null) {
+			if (this.abort == null && this.upgrade != null) {
+				this.abort = this.upgrade.switchProtocols(this.response);
+			}
+			else if (this.abort == null) {
 				if (this.response.errorPending()) {
 					errorPage(this.response.getStatus(), this.response.errorMessage(), null);
 				}
@@ -178,6 +200,10 @@ final class ServletExchange {
 			if (!async) {
 				end();
 			}
+		}
+		if (this.upgrade != null && this.abort == null) {
+			// the request is over: the handler takes the connection
+			this.upgrade.begin();
 		}
 		if (this.abort instanceof Exception exception) {
 			throw exception;
@@ -319,7 +345,7 @@ final class ServletExchange {
 				failure(failure);
 			}
 		}
-		else if (this.response.errorPending() && !inAsync) {
+		else if (this.response.errorPending() && !inAsync && this.upgrade == null) {
 			errorPage(this.response.getStatus(), this.response.errorMessage(), null);
 		}
 	}
@@ -404,6 +430,25 @@ final class ServletExchange {
 		return this.async != null && this.async.isStarted();
 	}
 
+	// ---- upgrade
+
+	/**
+	 * Switches the request to another protocol ({@code HttpServletRequest.upgrade}): makes the
+	 * handler, switches the core exchange, and makes the response a 101 whose head goes out once
+	 * the request's dispatch returned, before the handler's {@code init}.
+	 */
+	<T extends HttpUpgradeHandler> T upgrade(Class<T> type) throws ServletException {
+		if (this.upgrade != null || this.async != null || this.response.isCommitted()) {
+			throw new IllegalStateException("Cannot switch protocols: the request switched already, started async "
+					+ "mode, or its response is committed");
+		}
+		T handler = UpgradeConnection.instantiate(type);
+		AsyncResponse tunnel = this.coreResponse.upgrade();
+		this.upgrade = new UpgradeConnection(handler, tunnel, this.core, this.coreResponse);
+		this.response.upgraded();
+		return handler;
+	}
+
 	boolean isAsyncSupported() {
 		return this.asyncSupported;
 	}
@@ -439,7 +484,13 @@ final class ServletExchange {
 	 * @param failure what the application threw
 	 */
 	void failure(Throwable failure) {
-		Throwable cause = rootCause(failure);
+		if (this.upgrade != null) {
+			// no error page after a switch: the core answers 500, or closes a connection past its 101
+			lateFailures.log(() -> "Request " + this.request + " failed after it switched protocols", failure);
+			this.abort = failure;
+			return;
+		}
+		Throwable cause = Refusals.rootCause(failure);
 		if (cause instanceof VirtualMachineError error) {
 			this.abort = error;
 			return;
@@ -450,8 +501,8 @@ final class ServletExchange {
 			this.abort = failure;
 			return;
 		}
-		Throwable refusal = refusal(failure);
-		int status = statusOf(refusal);
+		Throwable refusal = Refusals.refusal(failure);
+		int status = Refusals.statusOf(refusal);
 		if (status >= 500 && status != HttpServletResponse.SC_SERVICE_UNAVAILABLE) {
 			servletFailures.log(() -> "Servlet '" + currentOrMatched() + "' failed for " + this.request, failure);
 		}
@@ -473,49 +524,6 @@ final class ServletExchange {
 		String message = (refusal != null) ? refusal.getMessage() : cause.getMessage();
 		errorAttributes(status, message, cause);
 		showErrorPage(status, page, (refusal instanceof StatusException shown && shown.shown()) ? message : null);
-	}
-
-	/**
-	 * Finds what in a failure's causes says the container refused the request (a limit, a
-	 * malformed body, no memory free): the failures the container throws, whatever the
-	 * application wrapped them in (Spring's multipart resolver wraps them in a
-	 * {@code MultipartException}, its servlet in a {@link ServletException}).
-	 * @return the refusal, or {@code null} for a failure of the application
-	 */
-	private static Throwable refusal(Throwable failure) {
-		Throwable cause = failure;
-		for (int depth = 0; cause != null && depth < 16; depth++) {
-			if (cause instanceof StatusException || cause instanceof MultipartLimitException
-					|| (cause instanceof IOException && cause.getCause() instanceof HttpParseException)) {
-				return cause;
-			}
-			cause = cause.getCause();
-		}
-		return null;
-	}
-
-	private static Throwable rootCause(Throwable failure) {
-		Throwable cause = failure;
-		if (cause instanceof ServletException servletException && servletException.getRootCause() != null) {
-			cause = servletException.getRootCause();
-		}
-		if (cause instanceof UncheckedIOException unchecked) {
-			cause = unchecked.getCause();
-		}
-		return cause;
-	}
-
-	private static int statusOf(Throwable refusal) {
-		if (refusal instanceof StatusException statusException) {
-			return statusException.status();
-		}
-		if (refusal instanceof MultipartLimitException) {
-			return HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE;
-		}
-		if (refusal != null && refusal.getCause() instanceof HttpParseException parse) {
-			return parse.status().code();
-		}
-		return HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
 	}
 
 	private String currentOrMatched() {

@@ -121,6 +121,20 @@ final class Wire implements AutoCloseable {
 		return this.in;
 	}
 
+	/** Closes the sending direction only: the server reads the end of the stream. */
+	void shutdownOutput() throws IOException {
+		this.socket.shutdownOutput();
+	}
+
+	/** Reads exactly {@code count} bytes that are not an HTTP response (an upgraded connection's). */
+	byte[] take(int count) throws IOException {
+		byte[] bytes = this.in.readNBytes(count);
+		if (bytes.length < count) {
+			throw new java.io.EOFException("connection closed after " + bytes.length + " of " + count + " bytes");
+		}
+		return bytes;
+	}
+
 	/** Whether the server closed the connection (reads end of stream within the timeout). */
 	boolean closedByServer() throws IOException {
 		try {

@@ -103,7 +103,7 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 			+ "was starved";
 
 	/** The protocols a connection may speak, as the {@code protocol} tag spells them. */
-	static final List<String> PROTOCOLS = List.of("http/1.1", "h2", "h2c");
+	static final List<String> PROTOCOLS = List.of("http/1.1", "h2", "h2c", "websocket");
 
 	private final ServerStats stats;
 
@@ -156,7 +156,7 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 				ServerStats::maxConnections, this.tags);
 		for (String protocol : PROTOCOLS) {
 			gauge(registry, CONNECTIONS_PROTOCOL, "Open connections by the protocol they speak: http/1.1, h2 (HTTP/2 "
-					+ "over TLS), h2c (HTTP/2 without TLS)", (stats) -> stats.connections(protocol),
+					+ "over TLS), h2c (HTTP/2 without TLS), websocket (switched to after a 101)", (stats) -> stats.connections(protocol),
 					this.tags.and("protocol", protocol));
 		}
 		gauge(registry, HTTP2_STREAMS_ACTIVE, "HTTP/2 streams whose exchange runs or waits for a worker, over "

@@ -71,6 +71,7 @@ class PrometheusExpositionTest {
 				.contains("ariadne_http2_defences_total{listener=\"app\",low_resources=\"false\",reason=\"http2-rapid-reset\"} 0.0")
 				.doesNotContain("ariadne_defences_total{listener=\"app\",low_resources=\"false\",reason=\"http2-rapid-reset\"}")
 				.contains("ariadne_connections_protocol{listener=\"app\",protocol=\"h2c\"} 0.0")
+				.contains("ariadne_connections_protocol{listener=\"app\",protocol=\"websocket\"} 0.0")
 				.contains("ariadne_http2_streams_active{listener=\"app\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				// the network namespace's count, not a listener's: no listener label

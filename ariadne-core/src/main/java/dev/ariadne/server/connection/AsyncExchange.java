@@ -75,6 +75,14 @@ final class AsyncExchange implements AsyncResponse {
 	}
 
 	/**
+	 * Returns whether the handler that suspended the exchange still runs.
+	 * @return whether it has not returned yet
+	 */
+	synchronized boolean handlerRunning() {
+		return this.handlerRunning;
+	}
+
+	/**
 	 * Returns what the exchange was aborted with.
 	 * @return the failure, or {@code null} for a completed exchange
 	 */

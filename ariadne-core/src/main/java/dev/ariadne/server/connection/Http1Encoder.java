@@ -13,13 +13,17 @@ import dev.ariadne.server.internal.DateClock;
  * HTTP/1.1's {@link ResponseEncoder}: a status line and fields as text into the connection's
  * output, {@code Content-Length} or {@code Transfer-Encoding: chunked} (small writes gathered
  * into one chunk, trailers after the last), {@code Connection: close} when the connection ends after the response, and
- * the server's answers ({@link Answers}). One per connection, reused by its responses.
+ * the server's answers ({@link Answers}). A {@code 101} switches protocols: {@code Connection:
+ * Upgrade}, and the new protocol's bytes after it as they are. One per connection, reused by its
+ * responses.
  */
 final class Http1Encoder implements ResponseEncoder {
 
 	private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
 	private static final int CHUNK_BUFFER = 4096;
+
+	private static final Status SWITCHING_PROTOCOLS = Status.of(101);
 
 	private final ConnectionOutput out;
 
@@ -33,6 +37,9 @@ final class Http1Encoder implements ResponseEncoder {
 
 	private int gathered;
 
+	/** Whether a 101 was sent: what follows is the new protocol's, written as it comes. */
+	private boolean switched;
+
 	Http1Encoder(ConnectionOutput out, DateClock clock) {
 		this.out = out;
 		this.clock = clock;
@@ -44,25 +51,20 @@ final class Http1Encoder implements ResponseEncoder {
 		this.chunked = false;
 		this.chunk = null;
 		this.gathered = 0;
+		this.switched = false;
 	}
 
 	@Override
 	public void head(Status status, Headers headers, Framing framing, long length, boolean keepAlive,
 			boolean headRequest) {
+		if (status.code() == SWITCHING_PROTOCOLS.code()) {
+			switching(headers);
+			return;
+		}
 		ConnectionOutput out = this.out;
 		out.append(StatusLines.of(status));
 		out.append(this.clock.headerLine());
-		for (int i = 0; i < headers.size(); i++) {
-			String name = headers.name(i);
-			if (name.equalsIgnoreCase(HeaderName.CONTENT_LENGTH) || name.equalsIgnoreCase(HeaderName.TRANSFER_ENCODING)
-					|| name.equalsIgnoreCase(HeaderName.CONNECTION) || name.equalsIgnoreCase(HeaderName.DATE)) {
-				continue;
-			}
-			out.append(name);
-			out.append(": ");
-			out.append(headers.value(i));
-			out.appendCrlf();
-		}
+		fields(headers);
 		if (framing == Framing.LENGTH) {
 			out.append("Content-Length: ");
 			out.appendDecimal(length);
@@ -79,6 +81,35 @@ final class Http1Encoder implements ResponseEncoder {
 			out.append("Connection: keep-alive\r\n");
 		}
 		out.appendCrlf();
+	}
+
+	/**
+	 * Writes a 101: the handler's fields (the new protocol's), without framing, and
+	 * {@code Connection: Upgrade}, which RFC 9110 §7.8 asks for with {@code Upgrade}.
+	 */
+	private void switching(Headers headers) {
+		ConnectionOutput out = this.out;
+		out.append(StatusLines.of(SWITCHING_PROTOCOLS));
+		out.append(this.clock.headerLine());
+		fields(headers);
+		out.append("Connection: Upgrade\r\n\r\n");
+		this.switched = true;
+	}
+
+	/** Writes the handler's fields but those the server writes itself (framing, connection, date). */
+	private void fields(Headers headers) {
+		ConnectionOutput out = this.out;
+		for (int i = 0; i < headers.size(); i++) {
+			String name = headers.name(i);
+			if (name.equalsIgnoreCase(HeaderName.CONTENT_LENGTH) || name.equalsIgnoreCase(HeaderName.TRANSFER_ENCODING)
+					|| name.equalsIgnoreCase(HeaderName.CONNECTION) || name.equalsIgnoreCase(HeaderName.DATE)) {
+				continue;
+			}
+			out.append(name);
+			out.append(": ");
+			out.append(headers.value(i));
+			out.appendCrlf();
+		}
 	}
 
 	@Override
@@ -121,6 +152,10 @@ final class Http1Encoder implements ResponseEncoder {
 			emitGathered();
 		}
 		this.out.flush();
+		if (this.switched) {
+			// the new protocol may be idle long: the output holds no buffer meanwhile
+			this.out.release();
+		}
 	}
 
 	@Override

@@ -1,24 +1,16 @@
 package dev.ariadne.server.connection;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.util.Collections;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 
 import javax.net.ssl.SSLSession;
 
-import dev.ariadne.http.HeaderName;
-import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ForwardedConfig;
-import dev.ariadne.server.Handler;
-import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
@@ -47,18 +39,8 @@ import dev.ariadne.server.stats.RequestEvent;
  */
 public final class HttpExchange {
 
-	private static final Logger logger = System.getLogger(HttpExchange.class.getName());
-
-	private static final RateLimitedLogger handlerFailures = RateLimitedLogger.of(logger, "Handler failed");
-
 	/** Most bytes of an unread request body discarded to keep the connection; more closes it. */
 	static final long MAX_DRAIN = 64 * 1024;
-
-	private static final String ASTERISK_ROUTE = "*";
-
-	private static final RouteMatch REFUSED_CONNECT = refusal(Status.NOT_IMPLEMENTED_501, Answers.CONNECT_UNSUPPORTED);
-
-	private static final RouteMatch REFUSED_PATH = refusal(Status.BAD_REQUEST_400, Answers.MALFORMED_PATH);
 
 	private final ConnectionContext context;
 
@@ -102,6 +84,9 @@ public final class HttpExchange {
 
 	/** The suspension of the current exchange; read by a selector when the connection closes. */
 	private volatile AsyncExchange async;
+
+	/** The current exchange's switch to another protocol ({@link #upgrade}), or {@code null}. */
+	private Upgrade upgrade;
 
 	/**
 	 * Creates the exchange logic of one connection.
@@ -213,6 +198,7 @@ public final class HttpExchange {
 		this.match = match;
 		this.startNanos = startNanos;
 		this.queueWaitNanos = queueWaitNanos;
+		this.upgrade = null;
 		this.response = new ServerResponse(this, this.encoder, head.method() == Method.HEAD, head.version());
 		this.request = new ServerRequest(head, body, this.remote, this.local, this.context.budget(),
 				this.context.config().headerTimeout().toNanos());
@@ -234,6 +220,9 @@ public final class HttpExchange {
 		}
 		AsyncExchange async = this.async;
 		if (async != null) {
+			if (this.upgrade != null && failure == null && !async.ended()) {
+				failure = switchProtocols();
+			}
 			if (async.handlerReturned(failure)) {
 				// suspended: the worker's part ends here, the rest when the exchange ends
 				routeWorked(begin, System.nanoTime());
@@ -300,9 +289,8 @@ public final class HttpExchange {
 		}
 		this.async = null;
 		this.request.releaseBodies();
-		if (this.context.events().hasListeners()) {
-			this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(),
-					this.request.route(), 0, System.nanoTime() - this.startNanos, this.queueWaitNanos, this.match.pool()));
+		if (this.context.events().hasListeners() && !switched()) {
+			publish(this.request.route(), 0, System.nanoTime());
 		}
 	}
 
@@ -332,6 +320,41 @@ public final class HttpExchange {
 	}
 
 	/**
+	 * Switches the current exchange to another protocol, for its response, on the handler's
+	 * thread ({@link dev.ariadne.server.Response#upgrade()}), and suspends it.
+	 */
+	AsyncExchange upgrade(ServerResponse response) {
+		if (response != this.response) {
+			throw new IllegalStateException("The exchange of this response has ended");
+		}
+		if (this.upgrade == null) {
+			AsyncExchange async = this.async;
+			if (async != null && !async.handlerRunning()) {
+				throw new IllegalStateException("An exchange can switch protocols only while its handler runs");
+			}
+			this.upgrade = Upgrade.begin(this.head, this.streamId > 0, this.body, response);
+		}
+		return suspend(response);
+	}
+
+	/**
+	 * The handler of an exchange that switched protocols returned: its 101 goes out, and so does
+	 * its request event, which covers the handshake rather than the life of the connection.
+	 * @return what failed, or {@code null}
+	 */
+	private Throwable switchProtocols() {
+		Throwable failure = this.upgrade.switchProtocols(this.response, this.out);
+		if (failure == null && this.context.events().hasListeners()) {
+			publish(this.request.route(), this.response.status(), System.nanoTime());
+		}
+		return failure;
+	}
+
+	private boolean switched() {
+		return this.upgrade != null && this.upgrade.switched();
+	}
+
+	/**
 	 * Ends the exchange: ends the response (or answers the failure), gives back what its body
 	 * held of the budget, drains an unread body, and reports the exchange.
 	 */
@@ -346,11 +369,11 @@ public final class HttpExchange {
 				complete = response.finish();
 			}
 			catch (Throwable ex) {
-				complete = fail(request, response, ex);
+				complete = Failures.answer(this.context, request, response, ex);
 			}
 		}
 		else {
-			complete = fail(request, response, failure);
+			complete = Failures.answer(this.context, request, response, failure);
 		}
 		request.releaseBodies();
 		boolean keep = complete && response.keepAlive();
@@ -363,13 +386,18 @@ public final class HttpExchange {
 		boolean listeners = events.hasListeners();
 		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
 		routeWorked(begin, end);
-		if (listeners) {
-			events.publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
-					complete ? response.status() : 0, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
+		if (listeners && !switched()) {
+			publish(route, complete ? response.status() : 0, end);
 		}
 		this.request = null;
 		this.response = null;
 		return keep;
+	}
+
+	/** Reports the current exchange to the request listeners. */
+	private void publish(String route, int status, long end) {
+		this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
+				status, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
 	}
 
 	private void routeWorked(long begin, long end) {
@@ -385,59 +413,7 @@ public final class HttpExchange {
 	 * @return the match
 	 */
 	public RouteMatch route(RequestHead head) {
-		if (head.targetForm() == RequestHead.TargetForm.ASTERISK) {
-			String allow = this.context.router().allowedMethods();
-			Handler options = (req, res) -> {
-				res.status(204);
-				res.header(HeaderName.ALLOW, allow.isEmpty() ? "OPTIONS" : allow + ", OPTIONS");
-			};
-			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
-		}
-		if (head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
-			return REFUSED_CONNECT;
-		}
-		try {
-			return this.context.router().match(head.method(), ServerRequest.rawPath(head));
-		}
-		catch (IllegalArgumentException ex) {
-			return REFUSED_PATH;
-		}
-	}
-
-	/** A fixed answer the server chooses for a request no route may see; the connection closes after it. */
-	private static RouteMatch refusal(Status status, String reason) {
-		Handler refuse = (request, response) -> ((ServerResponse) response).answer(status, reason, 0);
-		return new RouteMatch(RequestEvent.INVALID, refuse, Collections.emptyMap(), Route.DEFAULT_POOL, false);
-	}
-
-	private boolean fail(ServerRequest request, ServerResponse response, Throwable failure) {
-		Throwable cause = (failure instanceof UncheckedIOException) ? failure.getCause() : failure;
-		if (cause instanceof BodyException bad && !response.committed()) {
-			HttpParseException parse = bad.parseException();
-			// a 503 here says no memory was free for the body: the client may try again
-			response.answer(parse.status(), parse.reason(),
-					(parse.status() == Status.SERVICE_UNAVAILABLE_503) ? 1 : 0);
-			return true;
-		}
-		if (cause instanceof IOException) {
-			// mostly the connection failing; but a handler's own I/O error (a missing file) is an
-			// IOException too, and is answered like any other failure: if the connection is gone,
-			// the 500 below fails to go out, which changes nothing
-			logger.log(Level.DEBUG, () -> "I/O failed during " + request, failure);
-		}
-		else {
-			if (failure instanceof Error) {
-				// out of memory, a stack overflow: answered like any failure, and counted
-				this.context.registry().fatalError();
-			}
-			handlerFailures.log(() -> "Handler failed for " + request, failure);
-		}
-		if (response.committed()) {
-			// the head is on its way: the only honest signal left is an incomplete body
-			return false;
-		}
-		response.answer(Status.INTERNAL_SERVER_ERROR_500, Answers.HANDLER_FAILED, 0);
-		return true;
+		return Routing.match(this.context.router(), head);
 	}
 
 	private boolean drain(RequestBody body) {

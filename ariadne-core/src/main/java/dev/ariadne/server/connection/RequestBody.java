@@ -51,6 +51,20 @@ public abstract class RequestBody extends InputStream {
 	public abstract boolean readableNow();
 
 	/**
+	 * Makes the body the connection's own bytes from now on, for an exchange that switches
+	 * protocols ({@link dev.ariadne.server.Response#upgrade()}): what the client sends after its
+	 * request, as it arrives, without framing, size or time limits, until it closes the
+	 * connection. The body is finished when this is called. The protocol leaves the connection to
+	 * the exchange for as long as it lasts, and closes it once it ends. On the exchange's thread,
+	 * before it is suspended.
+	 * @return whether the protocol can; {@code false} (the default) where it cannot, such as on
+	 * an HTTP/2 stream
+	 */
+	public boolean tunnel() {
+		return false;
+	}
+
+	/**
 	 * Reads and discards what is left of the body, so the next request can be read.
 	 * @param limit the most bytes worth discarding
 	 * @return whether the body was fully discarded within the limit

@@ -52,6 +52,12 @@ final class ServerResponse implements Response {
 	/** {@link Headers#writes()} when every field was known valid: added through {@link #header}. */
 	private int validatedWrites;
 
+	/** Whether the exchange switched protocols: the response is a 101, its content raw bytes. */
+	private boolean upgraded;
+
+	/** The one protocol the request offered, sent when the handler names none; or {@code null}. */
+	private String offeredProtocol;
+
 	ServerResponse(HttpExchange exchange, ResponseEncoder encoder, boolean headRequest, Version version) {
 		this.exchange = exchange;
 		this.encoder = encoder;
@@ -62,6 +68,9 @@ final class ServerResponse implements Response {
 	@Override
 	public Response status(int code) {
 		checkNotCommitted();
+		if (this.upgraded) {
+			throw new IllegalStateException("The response switched protocols: its status is 101");
+		}
 		if (code < 200 || code > 999) {
 			throw new IllegalArgumentException("Status code must be between 200 and 999, was " + code);
 		}
@@ -109,6 +118,9 @@ final class ServerResponse implements Response {
 		if (this.version == Version.HTTP_1_0) {
 			throw new IllegalStateException("An HTTP/1.0 response cannot carry trailer fields");
 		}
+		if (this.upgraded) {
+			throw new IllegalStateException("A response that switched protocols cannot carry trailer fields");
+		}
 		this.trailers = trailers;
 		return this;
 	}
@@ -116,6 +128,10 @@ final class ServerResponse implements Response {
 	@Override
 	public void send(byte[] body) {
 		checkNotCommitted();
+		if (this.upgraded) {
+			throw new IllegalStateException("A response that switched protocols has no body: write the new "
+					+ "protocol's bytes to outputStream()");
+		}
 		try {
 			commit(body.length, false);
 			if (this.framing != Framing.NONE && body.length > 0) {
@@ -158,6 +174,36 @@ final class ServerResponse implements Response {
 	@Override
 	public AsyncResponse suspend() {
 		return this.exchange.suspend(this);
+	}
+
+	@Override
+	public AsyncResponse upgrade() {
+		if (!this.upgraded) {
+			checkNotCommitted();
+		}
+		return this.exchange.upgrade(this);
+	}
+
+	/**
+	 * The exchange switches protocols: the response is a 101, its content the new protocol's
+	 * bytes.
+	 * @param offered the one protocol the request offered, or {@code null}
+	 */
+	void switching(String offered) {
+		this.upgraded = true;
+		this.status = 101;
+		this.offeredProtocol = offered;
+	}
+
+	/**
+	 * Commits the head now, unless it is committed: for a response whose content is written
+	 * later, by another thread.
+	 * @throws IOException if the connection failed
+	 */
+	void commitHead() throws IOException {
+		if (!this.committed) {
+			commit(-1, true);
+		}
 	}
 
 	boolean keepAlive() {
@@ -217,6 +263,14 @@ final class ServerResponse implements Response {
 		}
 		this.committed = true;
 		Status status = Status.of(this.status);
+		if (this.upgraded) {
+			// the new protocol's bytes follow the head as they are, until the connection closes
+			Upgrade.namesProtocol(this.headers, this.offeredProtocol);
+			this.framing = Framing.CLOSE;
+			this.keepAlive = false;
+			this.encoder.head(status, this.headers, this.framing, 0, false, false);
+			return;
+		}
 		String userLength = this.headers.get(HeaderName.CONTENT_LENGTH);
 		if (status.forbidsContent()) {
 			this.framing = Framing.NONE;

@@ -67,8 +67,8 @@ final class InputDemand {
 	 * waiting, if asked, for the selector's signal between reads; a worker's, never the
 	 * selector's.
 	 * @param in the buffer, in read mode
-	 * @param until 0 to read only what is there now; else the {@link System#nanoTime()} until
-	 * which to wait for bytes
+	 * @param until 0 to read only what is there now; {@link Long#MAX_VALUE} to wait without a
+	 * deadline; else the {@link System#nanoTime()} until which to wait for bytes
 	 * @return the bytes read; 0 when none came; -1 at the end of the stream
 	 * @throws IOException if reading failed, or the thread was interrupted while it waited
 	 */
@@ -104,11 +104,17 @@ final class InputDemand {
 		demand(this.wake, 0, null);
 		try {
 			while (!this.signalled) {
-				long left = until - System.nanoTime();
-				if (left <= 0) {
-					return false;
+				if (until == Long.MAX_VALUE) {
+					// no deadline: a connection that switched protocols keeps its own time
+					LockSupport.park(this);
 				}
-				LockSupport.parkNanos(this, left);
+				else {
+					long left = until - System.nanoTime();
+					if (left <= 0) {
+						return false;
+					}
+					LockSupport.parkNanos(this, left);
+				}
 				if (Thread.currentThread().isInterrupted()) {
 					throw new IOException("Interrupted while waiting for the request body");
 				}

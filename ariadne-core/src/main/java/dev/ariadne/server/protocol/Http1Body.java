@@ -27,6 +27,9 @@ import dev.ariadne.server.stats.Defence;
  * where the wire reads for such a reader on a thread of its own ({@link #fetch}), the reader
  * finds nothing until it is told.
  *
+ * <p>Once its exchange switches protocols ({@link #tunnel()}), the body is the connection's own
+ * bytes, as {@link Http1Tunnel} reads them, for as long as the connection lasts.
+ *
  * <p>One instance per connection, {@link #start started} per request; used by the thread
  * running the exchange. The cheap path, a body already in the input buffer when the request is
  * dispatched, reads no clock and takes no lock.
@@ -58,6 +61,12 @@ final class Http1Body extends RequestBody {
 
 	/** Whether the wire's thread is reading for a non-blocking reader. */
 	private volatile boolean fetching;
+
+	/**
+	 * The connection's bytes once the exchange switched protocols, or {@code null}: for good, since
+	 * the connection carries no other request. Any thread reads it.
+	 */
+	private volatile Http1Tunnel tunnel;
 
 	Http1Body(Http1Protocol protocol, Wire wire, Http1Reader reader, BodyClock clock) {
 		this.protocol = protocol;
@@ -96,7 +105,8 @@ final class Http1Body extends RequestBody {
 	 * @return when it ends by the body's limits
 	 */
 	long nonBlockingReadWait() {
-		return this.clock.startWait(System.nanoTime());
+		// the protocol a connection switched to keeps its own time
+		return (this.tunnel != null) ? 0 : this.clock.startWait(System.nanoTime());
 	}
 
 	/**
@@ -129,6 +139,11 @@ final class Http1Body extends RequestBody {
 	 * wire whose own thread reads for a non-blocking reader does it.
 	 */
 	void fetch() {
+		Http1Tunnel tunnel = this.tunnel;
+		if (tunnel != null) {
+			tunnel.fetch();
+			return;
+		}
 		this.fetching = true;
 		try {
 			advance(true);
@@ -231,7 +246,26 @@ final class Http1Body extends RequestBody {
 	// ---- the body as the handler reads it
 
 	@Override
+	public boolean tunnel() {
+		this.tunnel = new Http1Tunnel(this.reader, this.head);
+		this.wire.tunnel();
+		return true;
+	}
+
+	/**
+	 * Returns the connection's bytes once the exchange switched protocols.
+	 * @return the tunnel, or {@code null}
+	 */
+	Http1Tunnel tunnelled() {
+		return this.tunnel;
+	}
+
+	@Override
 	public boolean finished() {
+		Http1Tunnel tunnel = this.tunnel;
+		if (tunnel != null) {
+			return tunnel.finished();
+		}
 		return !this.hasBody || messageDone();
 	}
 
@@ -247,6 +281,10 @@ final class Http1Body extends RequestBody {
 
 	@Override
 	public int available() {
+		Http1Tunnel tunnel = this.tunnel;
+		if (tunnel != null) {
+			return tunnel.available();
+		}
 		ByteBuffer content = content();
 		return (this.hasBody && content != null) ? content.remaining() : 0;
 	}
@@ -256,11 +294,19 @@ final class Http1Body extends RequestBody {
 		if (length == 0) {
 			return 0;
 		}
+		Http1Tunnel tunnel = this.tunnel;
+		if (tunnel != null) {
+			return tunnel.read(bytes, offset, length);
+		}
 		return copy(advance(true), bytes, offset, length);
 	}
 
 	@Override
 	public int readNow(byte[] bytes, int offset, int length) throws IOException {
+		Http1Tunnel tunnel = this.tunnel;
+		if (tunnel != null) {
+			return tunnel.readNow(bytes, offset, length);
+		}
 		IOException failure = this.failure;
 		if (failure != null) {
 			this.failure = null;
@@ -275,6 +321,10 @@ final class Http1Body extends RequestBody {
 
 	@Override
 	public boolean readableNow() {
+		Http1Tunnel tunnel = this.tunnel;
+		if (tunnel != null) {
+			return tunnel.readable();
+		}
 		if (this.failure != null) {
 			return true;
 		}

@@ -89,7 +89,8 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 
 	@Override
 	public String name() {
-		return "http/1.1";
+		Http1Tunnel tunnel = this.body.tunnelled();
+		return (tunnel != null) ? tunnel.protocol() : "http/1.1";
 	}
 
 	@Override

@@ -49,8 +49,8 @@ public interface Protocol {
 
 	/**
 	 * Returns the protocol's name as ALPN spells it ({@code http/1.1}, {@code h2}, or
-	 * {@code h2c} for HTTP/2 without TLS): the {@code protocol} tag of the connection meters;
-	 * any thread.
+	 * {@code h2c} for HTTP/2 without TLS), or the one an HTTP/1.1 connection switched to
+	 * ({@code websocket}): the {@code protocol} tag of the connection meters; any thread.
 	 * @return the name
 	 */
 	String name();

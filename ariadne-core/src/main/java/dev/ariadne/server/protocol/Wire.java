@@ -124,9 +124,9 @@ public interface Wire {
 	 * buffer is compacted, filled, and flipped back to read mode. By the thread that owns the
 	 * buffer.
 	 * @param in the input buffer, in read mode
-	 * @param until 0 to read only what is there now, never waiting; else the
-	 * {@link System#nanoTime()} until which to wait for bytes, never on the wire's own thread
-	 * in the event loop
+	 * @param until 0 to read only what is there now, never waiting; {@link Long#MAX_VALUE} to
+	 * wait without a deadline; else the {@link System#nanoTime()} until which to wait for bytes;
+	 * never waiting on the wire's own thread in the event loop
 	 * @return the bytes read; 0 when there were none (now, or until then); -1 at the end of
 	 * the stream
 	 * @throws IOException if reading failed
@@ -221,6 +221,18 @@ public interface Wire {
 	 * default nothing: what a non-blocking writer offered is queued in order already.
 	 */
 	default void exchangeEnded() {
+	}
+
+	/**
+	 * The current exchange switched protocols ({@link dev.ariadne.server.Response#upgrade()}): from
+	 * now on it reads and writes the connection's bytes for as long as the connection lasts,
+	 * perhaps on two threads at once (a reader waiting for the client while another thread
+	 * writes), so neither its writes nor the work of its suspension may wait behind a read of the
+	 * wire's own thread, which may last as long as the client says nothing. The exchange's thread,
+	 * before the exchange is suspended. By default nothing: the event loop's wire never waits
+	 * for the client on its own thread.
+	 */
+	default void tunnel() {
 	}
 
 	/**

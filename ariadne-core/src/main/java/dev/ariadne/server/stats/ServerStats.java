@@ -129,7 +129,8 @@ public interface ServerStats {
 	/**
 	 * Returns the connections open now that speak a protocol.
 	 * @param protocol its name as ALPN spells it: {@code http/1.1}, {@code h2}, or {@code h2c} for
-	 * HTTP/2 without TLS
+	 * HTTP/2 without TLS; or the protocol an HTTP/1.1 connection switched to after a 101, as its
+	 * request named it, in lower case ({@code websocket})
 	 * @return the count
 	 */
 	default int connections(String protocol) {

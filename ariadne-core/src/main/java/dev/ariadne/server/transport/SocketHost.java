@@ -1,5 +1,7 @@
 package dev.ariadne.server.transport;
 
+import java.util.function.Predicate;
+
 import dev.ariadne.server.connection.AsyncHost;
 import dev.ariadne.server.connection.PoolEntry;
 import dev.ariadne.server.pool.TaskPool;
@@ -13,6 +15,12 @@ import dev.ariadne.server.routing.Route;
  * through the model's pool entry (a permit, or the route pool). For a non-blocking reader that
  * thread first reads, waiting, until the body has something ({@link HostedExchange#fetchBody}):
  * how these models emulate readiness.
+ *
+ * <p>Once the exchange switched protocols ({@link SocketTunnel}) that read may last as long as the
+ * connection, so only the reader's callbacks, the tasks that thread gives itself and the end stay
+ * with it (the end stops the read first): tasks from other threads go to the model's other
+ * threads ({@code blocking}: a worker of the pool; {@code virtual-threads}: a virtual thread of
+ * their own, with a permit), and writes never wait for the connection's thread.
  */
 final class SocketHost implements AsyncHost {
 
@@ -25,20 +33,38 @@ final class SocketHost implements AsyncHost {
 
 	private final SocketWriter writer;
 
-	SocketHost(HostedExchange exchange, SocketLoop loop, PoolEntry<InterruptedException> entry, SocketWriter writer) {
+	private final SocketTunnel tunnel;
+
+	/** Runs a task on a thread of the model other than the connection's. */
+	private final Predicate<Runnable> fork;
+
+	SocketHost(HostedExchange exchange, SocketLoop loop, PoolEntry<InterruptedException> entry, SocketWriter writer,
+			SocketTunnel tunnel, Predicate<Runnable> fork) {
 		this.exchange = exchange;
 		this.loop = loop;
 		this.entry = entry;
 		this.writer = writer;
+		this.tunnel = tunnel;
+		this.fork = fork;
 	}
 
 	@Override
 	public boolean execute(TaskPool routePool, Runnable task) {
-		this.loop.hand(() -> {
+		Runnable run = () -> {
 			if (!enter(routePool, task)) {
 				this.exchange.taskRefused();
 			}
-		});
+		};
+		if (!this.tunnel.on()) {
+			this.loop.hand(run);
+		}
+		else if (this.loop.onThread()) {
+			// before the connection's thread reads again
+			this.loop.execute(run);
+		}
+		else {
+			return this.fork.test(run);
+		}
 		return true;
 	}
 
@@ -52,6 +78,9 @@ final class SocketHost implements AsyncHost {
 				end.run();
 			}
 		});
+		if (this.tunnel.on()) {
+			this.tunnel.stopReading();
+		}
 	}
 
 	@Override

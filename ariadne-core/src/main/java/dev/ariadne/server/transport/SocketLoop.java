@@ -93,6 +93,14 @@ final class SocketLoop {
 	}
 
 	/**
+	 * Returns whether the calling thread is this loop's.
+	 * @return whether on the connection's thread
+	 */
+	boolean onThread() {
+		return Thread.currentThread() == this.thread;
+	}
+
+	/**
 	 * Hands this thread a task from another thread (or its own, as another's would).
 	 * @param task the task
 	 */

@@ -91,6 +91,9 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	private final SocketInput input;
 
+	/** Whether the exchange switched protocols, and what changes then. */
+	private final SocketTunnel tunnel;
+
 	/** The entry as the protocol calls it: an interrupt comes out unchecked, for the loop. */
 	private final PoolEntry<RuntimeException> protocolEntry = this::enterForProtocol;
 
@@ -123,6 +126,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 		this.pinsWorker = pinsWorker;
 		this.loop = new SocketLoop(this, context, this.idle, pinsWorker);
 		this.writer = new SocketWriter(this.socket, context.budget(), this.loop::hand);
+		this.tunnel = new SocketTunnel(this.socket, this.writer);
 		// a virtual thread yields its carrier now and then; a pool worker is time-sliced
 		this.input = new SocketInput(this.socket, !pinsWorker);
 		this.remote = (InetSocketAddress) this.socket.getRemoteSocketAddress();
@@ -179,7 +183,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	@Override
 	public AsyncHost host(HostedExchange exchange) {
-		return new SocketHost(exchange, this.loop, this.entry, this.writer);
+		return new SocketHost(exchange, this.loop, this.entry, this.writer, this.tunnel, this.fork);
 	}
 
 	@Override
@@ -248,8 +252,9 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	@Override
 	public int read(ByteBuffer in, long until) throws IOException {
-		if (until != 0) {
-			// what the exchange answered leaves before the thread waits for the client
+		if (until != 0 && !this.tunnel.on()) {
+			// what the exchange answered leaves before the thread waits for the client; in a
+			// tunnel another thread writes
 			this.protocol.out().flush();
 		}
 		return this.input.read(in, until);
@@ -322,6 +327,11 @@ public final class SocketWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public void tunnel() {
+		this.tunnel.start();
+	}
+
+	@Override
 	public void exchangeEnded() {
 		try {
 			// what a suspended exchange offered without waiting leaves before the rest, and its
@@ -390,7 +400,7 @@ public final class SocketWire implements Wire, TrackedConnection {
 			logger.log(Level.DEBUG, () -> "Closing " + this.remote + ": it read nothing of its response for "
 					+ limit / 1_000_000 + " ms");
 			this.context.registry().defended(Defence.SLOW_READER, limit < writeTimeoutNanos);
-			abort();
+			abort(false);
 		}
 	}
 
@@ -445,7 +455,19 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	@Override
 	public void abort() {
+		// a tunnel's thread may wait in a read, and leaves once it fails: the listeners are told
+		// here, on the thread that stops the server, before the pools stop
+		abort(this.tunnel.on());
+	}
+
+	private void abort(boolean tellHere) {
 		this.idle.close();
+		if (tellHere) {
+			// before the socket closes: that wakes the tunnel's reader, which may end the exchange
+			this.protocol.abort(true);
+			closeSocket();
+			return;
+		}
 		closeSocket();
 		// the connection's thread, which waits for the exchange, tells its listeners
 		this.protocol.abort(false);

@@ -18,7 +18,9 @@ import dev.ariadne.server.internal.BufferBudget;
  * <p>Non-blocking writes of a suspended exchange ({@link #offer}) are emulated: the bytes are
  * queued (counted in the buffer budget) and the connection's own thread, which waits for the
  * exchange anyway, writes them with blocking writes; {@link #writable} tells the writer when
- * to go on.
+ * to go on. On a connection that switched protocols, whose thread may wait in a read for as
+ * long as the connection lasts, they go out from the writer's own thread instead
+ * ({@link #direct()}).
  *
  * <p>{@link #transmit} is called by the thread running the connection's exchange (it writes
  * what was queued first); {@link #offer} and {@link #writable} by the exchange's writer;
@@ -51,6 +53,9 @@ final class SocketWriter implements ConnectionOutput.Transmitter {
 		void run() throws IOException;
 
 	}
+
+	/** Whether non-blocking writes go out from the writer's thread ({@link #direct()}). */
+	private volatile boolean direct;
 
 	/** When the write in progress last made progress (odd, never 0), or 0 when not writing. */
 	private volatile long writeSince;
@@ -100,8 +105,21 @@ final class SocketWriter implements ConnectionOutput.Transmitter {
 		}
 	}
 
+	/**
+	 * Sends a non-blocking writer's bytes from its own thread from now on, waiting for the socket
+	 * as a blocking write does, and tells it that it may always write: for a connection that
+	 * switched protocols, whose own thread may wait in a read for as long as it lasts.
+	 */
+	void direct() {
+		this.direct = true;
+	}
+
 	@Override
 	public void offer(byte[] bytes, int offset, int length) throws IOException {
+		if (this.direct) {
+			transmit(bytes, offset, length);
+			return;
+		}
 		synchronized (this.lock) {
 			if (this.failure != null) {
 				throw this.failure;
@@ -124,6 +142,9 @@ final class SocketWriter implements ConnectionOutput.Transmitter {
 	 * @return whether to write now; {@code true} after a failed write (the next one says so)
 	 */
 	boolean writable(Runnable callback) {
+		if (this.direct) {
+			return true;
+		}
 		synchronized (this.lock) {
 			if (this.failure != null || (this.queuedBytes < HIGH_WATER && !this.budget.exhausted())) {
 				return true;

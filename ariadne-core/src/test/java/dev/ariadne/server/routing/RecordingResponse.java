@@ -83,6 +83,11 @@ final class RecordingResponse implements Response {
 		throw new UnsupportedOperationException("suspend");
 	}
 
+	@Override
+	public AsyncResponse upgrade() {
+		throw new UnsupportedOperationException("upgrade");
+	}
+
 	/** The body sent, or {@code null} when nothing was sent. */
 	String body() {
 		return this.body;
