@@ -19,6 +19,8 @@ public final class Main {
 			  idle    <port> <n> <seconds>     open n keep-alive connections, one request each, hold them
 			  fairness <port> <conns> <seconds> per-connection request loops; who got served, how soon
 			  report  <results.tsv>            print the markdown tables for a run's results
+			system properties of the servers: -Dbench.tls.key-store=PKCS12 -Dbench.tls.password=...
+			  serve TLS; -Dbench.http2=true serves HTTP/2 beside HTTP/1.1 (h2c, or h2 by ALPN with TLS)
 			""";
 
 	private Main() {
