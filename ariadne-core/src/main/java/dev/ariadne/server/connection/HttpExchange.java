@@ -5,21 +5,17 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.util.Collections;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 
 import javax.net.ssl.SSLSession;
 
-import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.HttpParseException;
 import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ForwardedConfig;
-import dev.ariadne.server.Handler;
 import dev.ariadne.server.RateLimitedLogger;
-import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.stats.RequestEvent;
@@ -53,12 +49,6 @@ public final class HttpExchange {
 
 	/** Most bytes of an unread request body discarded to keep the connection; more closes it. */
 	static final long MAX_DRAIN = 64 * 1024;
-
-	private static final String ASTERISK_ROUTE = "*";
-
-	private static final RouteMatch REFUSED_CONNECT = refusal(Status.NOT_IMPLEMENTED_501, Answers.CONNECT_UNSUPPORTED);
-
-	private static final RouteMatch REFUSED_PATH = refusal(Status.BAD_REQUEST_400, Answers.MALFORMED_PATH);
 
 	private final ConnectionContext context;
 
@@ -300,9 +290,9 @@ public final class HttpExchange {
 		}
 		this.async = null;
 		this.request.releaseBodies();
-		if (this.context.events().hasListeners()) {
-			this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(),
-					this.request.route(), 0, System.nanoTime() - this.startNanos, this.queueWaitNanos, this.match.pool()));
+		if (this.context.events().reports()) {
+			this.context.events().ended(this.head, this.request, this.response, 0, this.startNanos, System.nanoTime(),
+					this.queueWaitNanos, this.match.pool());
 		}
 	}
 
@@ -358,14 +348,13 @@ public final class HttpExchange {
 			keep = drain(this.body);
 		}
 		RequestEvents events = this.context.events();
-		// a fallback handler (a servlet container) may have reported the route it served
-		String route = request.route();
-		boolean listeners = events.hasListeners();
-		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
+		boolean reports = events.reports();
+		long end = (begin != 0 || reports) ? System.nanoTime() : 0;
 		routeWorked(begin, end);
-		if (listeners) {
-			events.publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
-					complete ? response.status() : 0, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
+		if (reports) {
+			// a fallback handler (a servlet container) may have reported the route it served
+			events.ended(this.head, request, response, complete ? response.status() : 0, this.startNanos, end,
+					this.queueWaitNanos, this.match.pool());
 		}
 		this.request = null;
 		this.response = null;
@@ -385,29 +374,7 @@ public final class HttpExchange {
 	 * @return the match
 	 */
 	public RouteMatch route(RequestHead head) {
-		if (head.targetForm() == RequestHead.TargetForm.ASTERISK) {
-			String allow = this.context.router().allowedMethods();
-			Handler options = (req, res) -> {
-				res.status(204);
-				res.header(HeaderName.ALLOW, allow.isEmpty() ? "OPTIONS" : allow + ", OPTIONS");
-			};
-			return new RouteMatch(ASTERISK_ROUTE, options, Collections.emptyMap(), Route.DEFAULT_POOL, true);
-		}
-		if (head.targetForm() == RequestHead.TargetForm.AUTHORITY) {
-			return REFUSED_CONNECT;
-		}
-		try {
-			return this.context.router().match(head.method(), ServerRequest.rawPath(head));
-		}
-		catch (IllegalArgumentException ex) {
-			return REFUSED_PATH;
-		}
-	}
-
-	/** A fixed answer the server chooses for a request no route may see; the connection closes after it. */
-	private static RouteMatch refusal(Status status, String reason) {
-		Handler refuse = (request, response) -> ((ServerResponse) response).answer(status, reason, 0);
-		return new RouteMatch(RequestEvent.INVALID, refuse, Collections.emptyMap(), Route.DEFAULT_POOL, false);
+		return FixedRoutes.match(this.context.router(), head);
 	}
 
 	private boolean fail(ServerRequest request, ServerResponse response, Throwable failure) {
@@ -497,11 +464,11 @@ public final class HttpExchange {
 	 */
 	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String refusal,
 			String route) {
-		this.encoder.answer(status, reason, retryAfterSeconds, head != null && head.method() == Method.HEAD);
-		if (this.context.events().hasListeners()) {
-			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
-			this.context.events().publish(new RequestEvent(this.context.config().name(), method, route, status.code(), 0,
-					0, Route.DEFAULT_POOL, refusal));
+		boolean headRequest = head != null && head.method() == Method.HEAD;
+		this.encoder.answer(status, reason, retryAfterSeconds, headRequest);
+		if (this.context.events().reports()) {
+			this.context.events().refused(head, this.remote, this.local, status.code(),
+					Answers.contentLength(reason, headRequest), route, refusal);
 		}
 	}
 
