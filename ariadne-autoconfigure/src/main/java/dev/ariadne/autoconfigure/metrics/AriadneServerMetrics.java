@@ -90,6 +90,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	static final String HTTP2_CONNECTIONS_AT_LIMIT = "ariadne.http2.connections.at.limit";
 
+	static final String ACCESS_LOG_DROPPED = "ariadne.accesslog.dropped";
+
 	/** The protocols a connection may speak, as the {@code protocol} tag spells them. */
 	static final List<String> PROTOCOLS = List.of("http/1.1", "h2", "h2c");
 
@@ -201,6 +203,11 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 						+ "whether one of this process's queues was the full one")
 				.register(registry));
 		}
+		register(FunctionCounter.builder(ACCESS_LOG_DROPPED, this.stats, ServerStats::accessLogDropped)
+			.description("Access-log lines dropped rather than holding up a request: the log's queue "
+					+ "(accesslog.queue-capacity) was full because its output could not keep up, or a write failed")
+			.tags(this.tags)
+			.register(registry));
 		register(Gauge.builder(BUFFERS_USED, this.stats, ServerStats::buffersUsed)
 			.description("Bytes held in buffers for request bodies and unsent or unread data, within buffers.budget")
 			.baseUnit(BaseUnits.BYTES)
