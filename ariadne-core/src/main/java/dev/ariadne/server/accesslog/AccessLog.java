@@ -51,6 +51,11 @@ public final class AccessLog implements AutoCloseable {
 
 	private static final long CLOSE_TIMEOUT_SECONDS = 10;
 
+	/** How many lines the writer takes before it tells the producers how far it got. */
+	private static final int HEAD_EVERY = 64;
+
+	private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
+
 	private final AccessLogFormat format;
 
 	private final LogOutput output;
@@ -71,8 +76,14 @@ public final class AccessLog implements AutoCloseable {
 	/** The next sequence to claim; {@link #SEALED} is set in it once closed. */
 	private final AtomicLong tail = new AtomicLong();
 
-	/** The next sequence the writer takes: every slot before it is free. Written by the writer. */
+	/**
+	 * The next sequence the writer takes: every slot before it is free. Written by the writer,
+	 * every {@value #HEAD_EVERY} lines and at the end of each batch.
+	 */
 	private final AtomicLong head = new AtomicLong();
+
+	/** A value {@link #head} had, at most its current one: what producers check first. */
+	private volatile long headSeen;
 
 	private final LongAdder dropped = new LongAdder();
 
@@ -80,6 +91,13 @@ public final class AccessLog implements AutoCloseable {
 	private volatile boolean parked;
 
 	private Thread writer;
+
+	// the writer thread's: when it last logged a failure of the output, and the failures since
+	private boolean warned;
+
+	private long lastWarning;
+
+	private int unwarned;
 
 	private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -185,12 +203,24 @@ public final class AccessLog implements AutoCloseable {
 		}
 	}
 
-	/** Claims the next slot: its sequence, or -1 when the ring is full or sealed. */
+	/**
+	 * Claims the next slot: its sequence, or -1 when the ring is full or sealed. The writer's
+	 * position is read through {@link #headSeen} while the ring is far from full, so that the
+	 * request path does not read the line the writer keeps writing.
+	 */
 	private long claim() {
 		while (true) {
 			long sequence = this.tail.get();
-			if (sequence < 0 || sequence - this.head.get() > this.mask) {
+			if (sequence < 0) {
 				return -1;
+			}
+			if (sequence - this.headSeen > this.mask) {
+				long head = this.head.get();
+				// an older value written by a slower producer is only more cautious
+				this.headSeen = head;
+				if (sequence - head > this.mask) {
+					return -1;
+				}
 			}
 			if (this.tail.compareAndSet(sequence, sequence + 1)) {
 				return sequence;
@@ -266,11 +296,15 @@ public final class AccessLog implements AutoCloseable {
 			entry.epochMillis = nowMillis - TimeUnit.NANOSECONDS.toMillis(nowNanos - entry.startNanos);
 			this.format.write(entry, lines, this.context);
 			entry.clear();
-			this.head.lazySet(++next);
+			next++;
+			if ((next & (HEAD_EVERY - 1)) == 0) {
+				this.head.lazySet(next);
+			}
 			if (lines.size() >= WRITE_AT) {
 				write(lines);
 			}
 		}
+		this.head.lazySet(next);
 		return next;
 	}
 
@@ -279,7 +313,7 @@ public final class AccessLog implements AutoCloseable {
 			this.output.roll(nowMillis);
 		}
 		catch (IOException ex) {
-			logger.log(Level.WARNING, "Access log could not begin its next file (" + this.output + "): " + ex);
+			warn("Access log could not begin its next file (" + this.output + "): " + ex);
 		}
 	}
 
@@ -292,10 +326,27 @@ public final class AccessLog implements AutoCloseable {
 		}
 		catch (IOException | RuntimeException ex) {
 			this.dropped.add(lines.lines());
-			logger.log(Level.WARNING, "Access log could not write " + lines.lines() + " lines to " + this.output
-					+ ": " + ex);
+			warn("Access log could not write " + lines.lines() + " lines to " + this.output + ": " + ex
+					+ "; they are counted as dropped");
 		}
 		lines.clear();
+	}
+
+	/**
+	 * Logs a failure of the output at most once a minute, with how many were not logged: a
+	 * failing disk fails every batch, up to a hundred a second. On the writer thread.
+	 */
+	private void warn(String message) {
+		long now = this.nanos.getAsLong();
+		if (this.warned && now - this.lastWarning < WARNING_INTERVAL_NANOS) {
+			this.unwarned++;
+			return;
+		}
+		String more = (this.unwarned > 0) ? " (and " + this.unwarned + " more failures in the last minute)" : "";
+		logger.log(Level.WARNING, message + more);
+		this.warned = true;
+		this.lastWarning = now;
+		this.unwarned = 0;
 	}
 
 	private void closeOutput() {

@@ -116,16 +116,23 @@ final class LineBuffer {
 		}
 		int length = text.length();
 		ensure(length);
+		byte[] bytes = this.bytes;
+		int size = this.size;
 		for (int i = 0; i < length; i++) {
 			char c = text.charAt(i);
 			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-				ensure(1);
-				this.bytes[this.size++] = (byte) c;
+				bytes[size++] = (byte) c;
 			}
 			else {
+				// an escape may grow the array: room for the rest is made again after it
+				this.size = size;
 				i = ncsaEscape(text, i);
+				ensure(length - i);
+				bytes = this.bytes;
+				size = this.size;
 			}
 		}
+		this.size = size;
 	}
 
 	private int ncsaEscape(String text, int index) {
@@ -180,16 +187,22 @@ final class LineBuffer {
 	void json(String text) {
 		int length = text.length();
 		ensure(length);
+		byte[] bytes = this.bytes;
+		int size = this.size;
 		for (int i = 0; i < length; i++) {
 			char c = text.charAt(i);
 			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-				ensure(1);
-				this.bytes[this.size++] = (byte) c;
+				bytes[size++] = (byte) c;
 			}
 			else {
+				this.size = size;
 				i = jsonEscape(text, i);
+				ensure(length - i);
+				bytes = this.bytes;
+				size = this.size;
 			}
 		}
+		this.size = size;
 	}
 
 	private int jsonEscape(String text, int index) {

@@ -122,6 +122,41 @@ class AccessLogTest {
 	}
 
 	@Test
+	void countsTheLinesAFailedWriteLosesAndGoesOnWriting() {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		AtomicLong failures = new AtomicLong(2);
+		LogOutput flaky = new LogOutput() {
+
+			@Override
+			public void open(long nowMillis) {
+			}
+
+			@Override
+			public void write(byte[] bytes, int offset, int length) throws IOException {
+				if (failures.getAndDecrement() > 0) {
+					throw new IOException("No space left on device");
+				}
+				out.write(bytes, offset, length);
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		AccessLog log = new AccessLog(AccessLogFormat.pattern("%U"), flaky, "app", "event-loop", 16, Clock.systemUTC());
+		log.start();
+		record(log, "/lost-1");
+		awaitTrue(() -> log.dropped() == 1);
+		record(log, "/lost-2");
+		awaitTrue(() -> log.dropped() == 2);
+		record(log, "/kept");
+		log.close();
+		assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("/kept\n");
+		assertThat(log.dropped()).isEqualTo(2);
+	}
+
+	@Test
 	void closeWritesEveryLineRecordedBeforeItToTheFileAndCountsLaterOnesAsDropped(@TempDir Path directory) {
 		RollingFile file = new RollingFile(directory, "access_log", ".log", ".yyyy-MM-dd", -1, ZoneOffset.UTC);
 		AccessLog log = new AccessLog(AccessLogFormat.pattern("%U"), file, "app", "event-loop", 1024, Clock.systemUTC());
