@@ -20,8 +20,8 @@ import dev.ariadne.server.routing.Route;
  * {@code diagnosis.enabled} (on unless {@code false}, as in the starter),
  * {@code pools.compute.threads} (with {@code pools.compute.queue-capacity}), which runs
  * {@code /api/compute} in a route pool of its own (issue 8's bulkhead), and
- * {@code accesslog.enabled}, {@code accesslog.format} and {@code accesslog.directory} (issue 28's
- * access log). Everything else keeps {@link ServerConfig}'s defaults.
+ * {@code accesslog.enabled}, {@code accesslog.format}, {@code accesslog.directory} and
+ * {@code accesslog.queue-capacity} (issue 28's access log). Everything else keeps {@link ServerConfig}'s defaults.
  */
 final class AriadneLauncher {
 
@@ -74,7 +74,13 @@ final class AriadneLauncher {
 			.route(compute)
 			.build();
 		server.start();
-		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "bench-shutdown"));
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			server.stop();
+			if (server.config().accessLog().enabled()) {
+				// lines the access log dropped rather than hold up a request: the server's log says
+				System.err.println("access log: " + server.stats().accessLogDropped() + " lines dropped");
+			}
+		}, "bench-shutdown"));
 		System.err.println("ariadne " + server.config().ioModel() + ", threads.max " + server.config().maxThreads()
 				+ ", pools " + server.config().pools() + ", diagnosis " + (server.diagnosis().isPresent() ? "on" : "off")
 				+ ", access log " + (server.config().accessLog().enabled() ? server.config().accessLog() : "off"));
@@ -97,6 +103,7 @@ final class AriadneLauncher {
 			case "accesslog.enabled" -> this.accessLog.enabled(Boolean.parseBoolean(value));
 			case "accesslog.format" -> this.accessLog.format(AccessLogConfig.Format.valueOf(value.toUpperCase(Locale.ROOT)));
 			case "accesslog.directory" -> this.accessLog.directory(Path.of(value));
+			case "accesslog.queue-capacity" -> this.accessLog.queueCapacity(Integer.parseInt(value));
 			default -> throw new IllegalArgumentException("Unknown option '" + key + "'");
 		}
 	}
