@@ -179,4 +179,9 @@ final class StatsView implements ServerStats {
 		return this.events.routeWork(pool);
 	}
 
+	@Override
+	public long accessLogDropped() {
+		return this.events.accessLogDropped();
+	}
+
 }

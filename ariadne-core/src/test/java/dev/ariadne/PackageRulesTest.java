@@ -53,6 +53,8 @@ class PackageRulesTest {
 
 	private static final String TLS = "dev.ariadne.server.tls..";
 
+	private static final String ACCESS_LOG = "dev.ariadne.server.accesslog..";
+
 	/** The JDK's TLS API, which the layers that deal with TLS may use beside {@code java.*}. */
 	private static final String JSSE = "javax.net.ssl..";
 
@@ -75,7 +77,10 @@ class PackageRulesTest {
 	static final ArchRule internalsImportOnlyJava = mayImport(INTERNAL);
 
 	@ArchTest
-	static final ArchRule apiImportsOnlyCodecAndStatistics = mayImport(API, HTTP, STATS, JSSE);
+	static final ArchRule apiImportsOnlyCodecStatisticsAndTheAccessLog = mayImport(API, HTTP, STATS, ACCESS_LOG, JSSE);
+
+	@ArchTest
+	static final ArchRule accessLogImportsOnlyTheCodec = mayImport(ACCESS_LOG, HTTP);
 
 	@ArchTest
 	static final ArchRule tlsImportsOnlyApiStatisticsAndInternals = mayImport(TLS, API, STATS, INTERNAL, JSSE);
@@ -88,7 +93,7 @@ class PackageRulesTest {
 
 	@ArchTest
 	static final ArchRule connectionImportsNoTransportAndNoModel = mayImport(CONNECTION, HTTP, API, ROUTING, STATS,
-			INTERNAL, POOL, TLS, JSSE);
+			INTERNAL, POOL, TLS, ACCESS_LOG, JSSE);
 
 	@ArchTest
 	static final ArchRule protocolImportsNoTransportAndNoModel = mayImport(PROTOCOL, HTTP, HTTP2, API, ROUTING, STATS,

@@ -1,10 +1,13 @@
 package dev.ariadne.autoconfigure;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.ContentLimits;
 import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Http2Config;
@@ -105,6 +108,7 @@ final class AriadneServerConfigMapper {
 		boolean enabled = (forwarded.getEnabled() != null) ? forwarded.getEnabled() : usingForwardHeaders();
 		builder.forwarded(new ForwardedConfig(enabled,
 				(forwarded.getTrustedProxies() != null) ? forwarded.getTrustedProxies() : List.of()));
+		builder.accessLog(accessLog(properties.getAccesslog()));
 		AriadneServerProperties.Request request = properties.getRequest();
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
@@ -117,6 +121,36 @@ final class AriadneServerConfigMapper {
 		map.from(properties.getShutdown()::getGracePeriod).as(this::defaultWithinPhase).to(builder::shutdownGracePeriod);
 		map.from(properties.getBuffers()::getBudget).as(DataSize::toBytes).to(builder::bufferBudget);
 		properties.getPools().forEach((name, pool) -> builder.pool(name, pool(name, pool)));
+	}
+
+	private AccessLogConfig accessLog(AriadneServerProperties.Accesslog log) {
+		String pattern = log.getPattern();
+		return AccessLogConfig.builder()
+			.enabled(log.isEnabled())
+			.format(log.getFormat())
+			.pattern((pattern != null && !pattern.isBlank()) ? pattern : null)
+			.console(log.isConsole())
+			.directory(directory(log.getDirectory()))
+			.prefix(log.getPrefix())
+			.suffix(log.getSuffix())
+			.fileDateFormat(log.getFileDateFormat())
+			.rotate(log.isRotate())
+			.maxDays(log.getMaxDays())
+			.queueCapacity(log.getQueueCapacity())
+			.build();
+	}
+
+	private Path directory(String directory) {
+		String property = PREFIX + "accesslog.directory";
+		if (directory == null || directory.isBlank()) {
+			throw invalidProperty(property, directory, "must name a directory");
+		}
+		try {
+			return Path.of(directory);
+		}
+		catch (InvalidPathException ex) {
+			throw invalidProperty(property, directory, "must be a path (" + ex.getMessage() + ")");
+		}
 	}
 
 	private boolean usingForwardHeaders() {

@@ -2,8 +2,11 @@ package dev.ariadne.bench;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Locale;
 
 import dev.ariadne.AriadneServer;
+import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.TlsConfig;
@@ -14,10 +17,11 @@ import dev.ariadne.server.routing.Route;
  * Options are {@code key=value} with the {@code ariadne.server.*} property names (so bench/run
  * passes the same words to the sample app): {@code io-model}, {@code threads.max},
  * {@code keep-alive.release-threshold}, {@code max-connections}, {@code selectors},
- * {@code diagnosis.enabled} (on unless {@code false}, as in the starter), and
+ * {@code diagnosis.enabled} (on unless {@code false}, as in the starter),
  * {@code pools.compute.threads} (with {@code pools.compute.queue-capacity}), which runs
- * {@code /api/compute} in a route pool of its own (issue 8's bulkhead). Everything else keeps
- * {@link ServerConfig}'s defaults.
+ * {@code /api/compute} in a route pool of its own (issue 8's bulkhead), and
+ * {@code accesslog.enabled}, {@code accesslog.format}, {@code accesslog.directory} and
+ * {@code accesslog.queue-capacity} (issue 28's access log). Everything else keeps {@link ServerConfig}'s defaults.
  */
 final class AriadneLauncher {
 
@@ -28,6 +32,8 @@ final class AriadneLauncher {
 	private int computeQueue = ServerConfig.PoolConfig.DEFAULT_QUEUE_CAPACITY;
 
 	private boolean diagnosis = true;
+
+	private final AccessLogConfig.Builder accessLog = AccessLogConfig.builder();
 
 	private AriadneLauncher() {
 	}
@@ -45,6 +51,7 @@ final class AriadneLauncher {
 			}
 			launcher.apply(config, option[0], option[1]);
 		}
+		config.accessLog(launcher.accessLog.build());
 		if (BenchTls.enabled()) {
 			config.tls(TlsConfig.of(BenchTls.context()));
 		}
@@ -67,9 +74,16 @@ final class AriadneLauncher {
 			.route(compute)
 			.build();
 		server.start();
-		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "bench-shutdown"));
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			server.stop();
+			if (server.config().accessLog().enabled()) {
+				// lines the access log dropped rather than hold up a request: the server's log says
+				System.err.println("access log: " + server.stats().accessLogDropped() + " lines dropped");
+			}
+		}, "bench-shutdown"));
 		System.err.println("ariadne " + server.config().ioModel() + ", threads.max " + server.config().maxThreads()
-				+ ", pools " + server.config().pools() + ", diagnosis " + (server.diagnosis().isPresent() ? "on" : "off"));
+				+ ", pools " + server.config().pools() + ", diagnosis " + (server.diagnosis().isPresent() ? "on" : "off")
+				+ ", access log " + (server.config().accessLog().enabled() ? server.config().accessLog() : "off"));
 		Routes.ready(server.port());
 		// Until SIGTERM: the transport's threads need not be non-daemon.
 		Thread.currentThread().join();
@@ -86,6 +100,10 @@ final class AriadneLauncher {
 			case "pools.compute.threads" -> this.computeThreads = Integer.parseInt(value);
 			case "pools.compute.queue-capacity" -> this.computeQueue = Integer.parseInt(value);
 			case "diagnosis.enabled" -> this.diagnosis = Boolean.parseBoolean(value);
+			case "accesslog.enabled" -> this.accessLog.enabled(Boolean.parseBoolean(value));
+			case "accesslog.format" -> this.accessLog.format(AccessLogConfig.Format.valueOf(value.toUpperCase(Locale.ROOT)));
+			case "accesslog.directory" -> this.accessLog.directory(Path.of(value));
+			case "accesslog.queue-capacity" -> this.accessLog.queueCapacity(Integer.parseInt(value));
 			default -> throw new IllegalArgumentException("Unknown option '" + key + "'");
 		}
 	}

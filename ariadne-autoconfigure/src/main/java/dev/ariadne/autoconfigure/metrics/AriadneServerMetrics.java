@@ -92,6 +92,8 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	static final String HTTP2_CONNECTIONS_AT_LIMIT = "ariadne.http2.connections.at.limit";
 
+	static final String ACCESS_LOG_DROPPED = "ariadne.accesslog.dropped";
+
 	private static final String DEFENCES_DESCRIPTION = "Clients cut off (408 or closed) because they kept the "
 			+ "server waiting: slow-head, slow-body, slow-reader; low_resources=true for those the low-resources mode "
 			+ "cut while their pool was starved";
@@ -211,6 +213,11 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 						+ "whether one of this process's queues was the full one")
 				.register(registry));
 		}
+		register(FunctionCounter.builder(ACCESS_LOG_DROPPED, this.stats, ServerStats::accessLogDropped)
+			.description("Access-log lines dropped rather than holding up a request: the log's queue "
+					+ "(accesslog.queue-capacity) was full because its output could not keep up, or a write failed")
+			.tags(this.tags)
+			.register(registry));
 		register(Gauge.builder(BUFFERS_USED, this.stats, ServerStats::buffersUsed)
 			.description("Bytes held in buffers for request bodies and unsent or unread data, within buffers.budget")
 			.baseUnit(BaseUnits.BYTES)

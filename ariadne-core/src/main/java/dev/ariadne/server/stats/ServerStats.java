@@ -261,4 +261,15 @@ public interface ServerStats {
 		return List.of();
 	}
 
+	/**
+	 * Returns the access-log lines dropped since start rather than holding up a request: those
+	 * of exchanges that ended while the log's queue ({@code accesslog.queue-capacity}) was full
+	 * because its output could not keep up, or after the log closed, and those lost to a failed
+	 * write.
+	 * @return the count, 0 without an access log
+	 */
+	default long accessLogDropped() {
+		return 0;
+	}
+
 }
