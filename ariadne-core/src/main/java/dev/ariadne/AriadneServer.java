@@ -34,6 +34,8 @@ import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.server.stats.ServerStats;
 import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
+import dev.ariadne.server.websocket.WebSocketHandler;
+import dev.ariadne.server.websocket.WebSocketSessions;
 
 /**
  * An HTTP/1.1 server: one listening socket, served by the configured {@link IoModel}.
@@ -56,6 +58,9 @@ public final class AriadneServer implements AutoCloseable {
 
 	private static final String VERSION = readVersion();
 
+	/** The longest a graceful shutdown waits for WebSocket close frames to be written before it stops the pools. */
+	private static final Duration WEBSOCKET_CLOSE_WAIT = Duration.ofSeconds(1);
+
 	private final ServerConfig config;
 
 	private final Router router;
@@ -70,6 +75,8 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final Diagnosis diagnosis;
 
+	private final WebSocketSessions webSockets;
+
 	private final Object lifecycle = new Object();
 
 	private State state = State.NEW;
@@ -81,10 +88,11 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis,
-			Protocol.Factory firstProtocol) {
+			Protocol.Factory firstProtocol, WebSocketSessions webSockets) {
 		checkRoutePools(config, router);
 		this.config = config;
 		this.router = router;
+		this.webSockets = webSockets;
 		this.registry = new ConnectionRegistry(config.maxConnections());
 		RoutePools routePools = new RoutePools(config);
 		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
@@ -92,7 +100,7 @@ public final class AriadneServer implements AutoCloseable {
 		this.tls = context.tls();
 		this.transport = Transports.create(context, firstProtocol);
 		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget(),
-				this.tls);
+				this.tls, webSockets);
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
 	}
 
@@ -245,9 +253,17 @@ public final class AriadneServer implements AutoCloseable {
 	private boolean drain(Duration gracePeriod) {
 		stopDiagnosis();
 		try {
+			// open WebSocket sessions are told first (1001), while the pools take work, so that their
+			// clients answer within the grace period
+			this.webSockets.shutdown(gracePeriod.compareTo(WEBSOCKET_CLOSE_WAIT) < 0 ? gracePeriod : WEBSOCKET_CLOSE_WAIT);
 			return this.transport.shutdown(gracePeriod);
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return this.transport.shutdown(Duration.ZERO);
+		}
 		finally {
+			this.webSockets.stop();
 			synchronized (this.lifecycle) {
 				this.state = State.STOPPED;
 			}
@@ -272,6 +288,7 @@ public final class AriadneServer implements AutoCloseable {
 		}
 		stopDiagnosis();
 		this.transport.shutdown(Duration.ZERO);
+		this.webSockets.stop();
 	}
 
 	private void stopDiagnosis() {
@@ -338,6 +355,16 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the WebSocket sessions of this server's routes ({@link WebSocketHandler}): their
+	 * count and messages, under its {@code websocket.*} settings, for an adapter that opens
+	 * sessions of its own among them.
+	 * @return the sessions
+	 */
+	public WebSocketSessions webSockets() {
+		return this.webSockets;
+	}
+
+	/**
 	 * Returns the configuration.
 	 * @return the configuration
 	 */
@@ -382,18 +409,29 @@ public final class AriadneServer implements AutoCloseable {
 
 		private Protocol.Factory firstProtocol = Http1Protocol::new;
 
+		private final WebSocketSessions webSockets;
+
 		private Builder(ServerConfig config) {
 			this.config = Objects.requireNonNull(config, "config");
+			this.webSockets = new WebSocketSessions(config);
 		}
 
 		/**
-		 * Adds a route.
+		 * Adds a route. A route whose handler is a {@link WebSocketHandler} runs its sessions
+		 * among the server's, under its {@code websocket.*} settings.
 		 * @param route the route
 		 * @return this builder
 		 */
 		public Builder route(Route route) {
-			this.router.route(route);
+			this.router.route(bindWebSocket(route));
 			return this;
+		}
+
+		private Route bindWebSocket(Route route) {
+			if (route.handler() instanceof WebSocketHandler handler && handler.sessions() == null) {
+				return new Route(route.method(), route.template(), handler.bind(this.webSockets), route.pool());
+			}
+			return route;
 		}
 
 		/**
@@ -402,7 +440,7 @@ public final class AriadneServer implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder routes(Iterable<Route> routes) {
-			routes.forEach(this.router::route);
+			routes.forEach(this::route);
 			return this;
 		}
 
@@ -490,7 +528,7 @@ public final class AriadneServer implements AutoCloseable {
 		 */
 		public AriadneServer build() {
 			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis,
-					this.firstProtocol);
+					this.firstProtocol, this.webSockets);
 		}
 
 	}
