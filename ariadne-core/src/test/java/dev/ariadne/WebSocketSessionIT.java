@@ -92,6 +92,19 @@ class WebSocketSessionIT {
 		assertThat(this.server.stats().webSocketMessages(false)).isEqualTo(3);
 	}
 
+	@org.junit.jupiter.api.Test
+	void aQuietSessionHoldsNoInputBufferInTheEventLoop() throws Exception {
+		start(IoModel.EVENT_LOOP, (ws) -> ws);
+		try (WsRaw quiet = WsRaw.connect(this.server, "/echo"); WsRaw talking = WsRaw.connect(this.server, "/echo")) {
+			assertThat(quiet.head).startsWith("HTTP/1.1 101");
+			talking.sendText("hello");
+			assertThat(new String(talking.read().payload(), StandardCharsets.UTF_8)).isEqualTo("hello");
+			Await.until(() -> this.server.borrowedBuffers() == 0, () -> "buffers held " + this.server.borrowedBuffers());
+			talking.sendText("again");
+			assertThat(new String(talking.read().payload(), StandardCharsets.UTF_8)).isEqualTo("again");
+		}
+	}
+
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
 	void gathersFragmentedMessagesAndAnswersPingsBetweenThem(IoModel model) throws Exception {

@@ -114,7 +114,8 @@ final class Session implements WebSocketSession {
 		this.deflate = deflate;
 		this.path = request.path();
 		this.query = request.query();
-		this.headers = copy(request.headers());
+		// the exchange keeps its request, and with it these fields, for as long as the session lasts
+		this.headers = request.headers();
 		this.remote = request.remoteAddress();
 		this.secure = request.secure();
 		this.reader = new SessionReader(this, exchange, listener, sessions, deflate);
