@@ -7,7 +7,9 @@ import dev.ariadne.AriadneServer;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.TlsConfig;
+import dev.ariadne.server.WebSocketConfig;
 import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.websocket.WebSocketHandler;
 
 /**
  * Ariadne's core without Spring, with the sample app's handlers written the same way.
@@ -16,8 +18,10 @@ import dev.ariadne.server.routing.Route;
  * {@code keep-alive.release-threshold}, {@code max-connections}, {@code selectors},
  * {@code diagnosis.enabled} (on unless {@code false}, as in the starter), and
  * {@code pools.compute.threads} (with {@code pools.compute.queue-capacity}), which runs
- * {@code /api/compute} in a route pool of its own (issue 8's bulkhead). Everything else keeps
- * {@link ServerConfig}'s defaults.
+ * {@code /api/compute} in a route pool of its own (issue 8's bulkhead), and
+ * {@code websocket.max-message-size} and {@code websocket.max-frame-size} (bytes) for the
+ * WebSocket echo at {@value Routes#WEBSOCKET_ECHO_PATH} (Autobahn's fuzzing client sends messages
+ * of up to 16 MiB). Everything else keeps {@link ServerConfig}'s defaults.
  */
 final class AriadneLauncher {
 
@@ -28,6 +32,8 @@ final class AriadneLauncher {
 	private int computeQueue = ServerConfig.PoolConfig.DEFAULT_QUEUE_CAPACITY;
 
 	private boolean diagnosis = true;
+
+	private WebSocketConfig webSocket = WebSocketConfig.DEFAULTS;
 
 	private AriadneLauncher() {
 	}
@@ -48,6 +54,7 @@ final class AriadneLauncher {
 		if (BenchTls.enabled()) {
 			config.tls(TlsConfig.of(BenchTls.context()));
 		}
+		config.webSocket(launcher.webSocket);
 		Route compute = Route.get(Routes.COMPUTE_PATH,
 				(request, response) -> response.send(new String(Routes.compute(), StandardCharsets.US_ASCII)));
 		if (launcher.computeThreads > 0) {
@@ -65,6 +72,7 @@ final class AriadneLauncher {
 				response.contentType(Routes.JSON).send(Routes.USER);
 			}))
 			.route(compute)
+			.route(Route.get(Routes.WEBSOCKET_ECHO_PATH, WebSocketHandler.of((request) -> new WebSocketEcho())))
 			.build();
 		server.start();
 		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "bench-shutdown"));
@@ -86,6 +94,10 @@ final class AriadneLauncher {
 			case "pools.compute.threads" -> this.computeThreads = Integer.parseInt(value);
 			case "pools.compute.queue-capacity" -> this.computeQueue = Integer.parseInt(value);
 			case "diagnosis.enabled" -> this.diagnosis = Boolean.parseBoolean(value);
+			case "websocket.max-message-size" -> this.webSocket = this.webSocket.withSizes(Integer.parseInt(value),
+					this.webSocket.maxFrameSize());
+			case "websocket.max-frame-size" -> this.webSocket = this.webSocket
+				.withSizes(this.webSocket.maxMessageSize(), Integer.parseInt(value));
 			default -> throw new IllegalArgumentException("Unknown option '" + key + "'");
 		}
 	}
