@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.TlsConfig;
 import dev.ariadne.server.WebSocketConfig;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.RejectReason;
@@ -67,6 +68,11 @@ class WebSocketSessionIT {
 					public void onOpen(WebSocketSession session) {
 						session.close(4001, "done");
 					}
+
+					@Override
+					public void onClose(WebSocketSession session, int code, String reason) {
+						WebSocketSessionIT.this.serverEvents.add("closer:" + code);
+					}
 				})),
 				Route.get("/refused", WebSocketHandler.of((request) -> null)),
 				Route.get("/plain", (request, response) -> response.send("plain")));
@@ -90,6 +96,20 @@ class WebSocketSessionIT {
 		Await.until(() -> this.server.stats().webSocketSessions() == 0, () -> "sessions " + this.server.stats().webSocketSessions());
 		assertThat(this.server.stats().webSocketMessages(true)).isEqualTo(3);
 		assertThat(this.server.stats().webSocketMessages(false)).isEqualTo(3);
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void echoesOverTls(IoModel model) throws Exception {
+		TlsConfig tls = TlsConfig.builder(() -> TestCertificates.get().serverContext(TestCertificates.LOCALHOST)).build();
+		start(model, (config) -> config.tls(tls), (ws) -> ws);
+		try (WsClient client = WsClient.connectSecure(this.server, "/echo")) {
+			assertThat(client.sendAndReceive("secret")).isEqualTo("text:secret");
+			String large = "s".repeat(60_000);
+			assertThat(client.sendAndReceive(large)).isEqualTo("text:" + large);
+			client.socket.sendClose(1000, "").get(10, TimeUnit.SECONDS);
+			assertThat(client.next()).isEqualTo("close:1000:");
+		}
 	}
 
 	@org.junit.jupiter.api.Test
@@ -133,6 +153,21 @@ class WebSocketSessionIT {
 		}
 		try (WsRaw raw = WsRaw.connect(this.server, "/refused")) {
 			assertThat(raw.head).startsWith("HTTP/1.1 403");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void closesTheConnectionWhenTheClientNeverAnswersTheServersClose(IoModel model) throws Exception {
+		start(model, (ws) -> ws);
+		try (WsRaw raw = WsRaw.connect(this.server, "/closer")) {
+			assertThat(raw.readClose().closeCode()).isEqualTo(4001);
+			long start = System.nanoTime();
+			// no close frame in answer: the server gives up after its close timeout (5 s)
+			assertThat(raw.in.read()).isEqualTo(-1);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(9));
+			assertThat(this.serverEvents.poll(10, TimeUnit.SECONDS)).isEqualTo("closer:1006");
+			Await.until(() -> this.server.stats().webSocketSessions() == 0, () -> "sessions open");
 		}
 	}
 

@@ -31,7 +31,11 @@ final class WsClient implements AutoCloseable {
 	private long binary;
 
 	private WsClient(URI uri, String... subprotocols) throws Exception {
-		WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+		this(HTTP, uri, subprotocols);
+	}
+
+	private WsClient(HttpClient http, URI uri, String... subprotocols) throws Exception {
+		WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
 		if (subprotocols.length > 0) {
 			builder.subprotocols(subprotocols[0], java.util.Arrays.copyOfRange(subprotocols, 1, subprotocols.length));
 		}
@@ -40,6 +44,15 @@ final class WsClient implements AutoCloseable {
 
 	static WsClient connect(AriadneServer server, String path, String... subprotocols) throws Exception {
 		return new WsClient(uri(server, path), subprotocols);
+	}
+
+	/** Connects over TLS ({@code wss}), trusting the test CA. */
+	static WsClient connectSecure(AriadneServer server, String path) throws Exception {
+		HttpClient http = HttpClient.newBuilder()
+			.connectTimeout(Duration.ofSeconds(5))
+			.sslContext(TestCertificates.get().clientContext())
+			.build();
+		return new WsClient(http, URI.create("wss://localhost:" + server.port() + path));
 	}
 
 	static URI uri(AriadneServer server, String path) {

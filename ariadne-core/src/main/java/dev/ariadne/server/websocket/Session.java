@@ -451,7 +451,7 @@ final class Session implements WebSocketSession {
 		long deadline = this.closeDeadline;
 		if (deadline != 0) {
 			if (now - deadline > 0) {
-				end(CloseCode.ABNORMAL, "", null);
+				giveUp();
 			}
 			return;
 		}
@@ -461,6 +461,32 @@ final class Session implements WebSocketSession {
 		else if (pingNanos > 0 && now - Math.max(this.lastActivity, this.lastPing) > pingNanos) {
 			this.lastPing = now;
 			runOutside(() -> sendPing(ByteBuffer.allocate(0)));
+		}
+	}
+
+	/**
+	 * Ends a closing handshake the client did not answer, or one no worker could begin: the
+	 * connection closes now, and the listener hears of it on the pool (on this thread only if the
+	 * pool refuses the task).
+	 */
+	private void giveUp() {
+		this.closeDeadline = Long.MAX_VALUE;
+		Runnable end = () -> end(CloseCode.ABNORMAL, "", null);
+		boolean queued;
+		try {
+			this.exchange.execute(end);
+			queued = true;
+		}
+		catch (IllegalStateException ex) {
+			queued = false;
+		}
+		synchronized (this.lock) {
+			// no worker is needed to close: a blocking model's connection thread wakes from its read
+			this.outputClosed = true;
+			this.exchange.complete();
+		}
+		if (!queued) {
+			end.run();
 		}
 	}
 
