@@ -12,9 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ariadne.server.Handler;
 import dev.ariadne.server.IoModel;
@@ -58,9 +56,6 @@ public final class AriadneServer implements AutoCloseable {
 
 	private static final String VERSION = readVersion();
 
-	/** The longest a graceful shutdown waits for WebSocket close frames to be written before it stops the pools. */
-	private static final Duration WEBSOCKET_CLOSE_WAIT = Duration.ofSeconds(1);
-
 	private final ServerConfig config;
 
 	private final Router router;
@@ -89,7 +84,7 @@ public final class AriadneServer implements AutoCloseable {
 
 	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis,
 			Protocol.Factory firstProtocol, WebSocketSessions webSockets) {
-		checkRoutePools(config, router);
+		RoutePoolChecks.checkRoutes(config, router);
 		this.config = config;
 		this.router = router;
 		this.webSockets = webSockets;
@@ -110,15 +105,6 @@ public final class AriadneServer implements AutoCloseable {
 		names.add(Route.DEFAULT_POOL);
 		names.addAll(config.pools().keySet());
 		return names;
-	}
-
-	private static void checkRoutePools(ServerConfig config, Router router) {
-		for (Route route : router.routes()) {
-			if (!Route.DEFAULT_POOL.equals(route.pool()) && !config.pools().containsKey(route.pool())) {
-				throw new IllegalArgumentException("Route " + route.method() + " " + route.template() + " runs in pool '"
-						+ route.pool() + "', which is not configured (ariadne.server.pools." + route.pool() + ".threads)");
-			}
-		}
 	}
 
 	private static String readVersion() {
@@ -252,15 +238,10 @@ public final class AriadneServer implements AutoCloseable {
 	/** Drains the connections of a server whose state is {@code DRAINING} already. */
 	private boolean drain(Duration gracePeriod) {
 		stopDiagnosis();
+		// open WebSocket sessions are told first (1001), while the pools take work
+		this.webSockets.shutdown(gracePeriod);
 		try {
-			// open WebSocket sessions are told first (1001), while the pools take work, so that their
-			// clients answer within the grace period
-			this.webSockets.shutdown(gracePeriod.compareTo(WEBSOCKET_CLOSE_WAIT) < 0 ? gracePeriod : WEBSOCKET_CLOSE_WAIT);
 			return this.transport.shutdown(gracePeriod);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return this.transport.shutdown(Duration.ZERO);
 		}
 		finally {
 			this.webSockets.stop();
@@ -355,9 +336,8 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
-	 * Returns the WebSocket sessions of this server's routes ({@link WebSocketHandler}): their
-	 * count and messages, under its {@code websocket.*} settings, for an adapter that opens
-	 * sessions of its own among them.
+	 * Returns the WebSocket sessions of this server's routes ({@link WebSocketHandler}), under its
+	 * {@code websocket.*} settings, for an adapter that opens sessions of its own among them.
 	 * @return the sessions
 	 */
 	public WebSocketSessions webSockets() {
@@ -466,25 +446,8 @@ public final class AriadneServer implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder fallback(Handler handler, FallbackPools pools) {
-			this.router.fallback(handler, checkedPools(Objects.requireNonNull(pools, "pools"), this.config));
+			this.router.fallback(handler, RoutePoolChecks.checked(Objects.requireNonNull(pools, "pools"), this.config));
 			return this;
-		}
-
-		private static FallbackPools checkedPools(FallbackPools pools, ServerConfig config) {
-			Set<String> reported = ConcurrentHashMap.newKeySet();
-			return (method, path) -> {
-				String pool = pools.pool(method, path);
-				if (pool == null || Route.DEFAULT_POOL.equals(pool) || config.pools().containsKey(pool)) {
-					return (pool != null) ? pool : Route.DEFAULT_POOL;
-				}
-				if (reported.add(pool)) {
-					System.getLogger(AriadneServer.class.getName())
-						.log(System.Logger.Level.WARNING, "Fallback requests picked pool '" + pool
-								+ "', which is not configured (ariadne.server.pools." + pool
-								+ ".threads); running them in the default pool");
-				}
-				return Route.DEFAULT_POOL;
-			};
 		}
 
 		/**

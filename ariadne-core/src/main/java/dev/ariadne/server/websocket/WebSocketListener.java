@@ -7,12 +7,14 @@ import java.util.concurrent.CompletionStage;
  * What a {@link WebSocketSession} tells the application, each method with a default that does
  * nothing, so a listener implements what it needs.
  *
- * <p><b>Threads.</b> Every call but {@link #onOpen} runs on a worker of the route's pool (in
- * {@code blocking}, the connection's own worker, which reads for the session; in
+ * <p><b>Threads.</b> The message, ping, pong and error calls run on a worker of the route's pool
+ * (in {@code blocking}, the connection's own worker, which reads for the session; in
  * {@code virtual-threads}, the connection's virtual thread, with a permit), one call at a time,
  * in the order of the frames, never on a selector thread: a listener may block, at the price of
  * the worker it holds. {@link #onOpen} runs on the thread that ran the handshake, before any
- * other call.
+ * other call. {@link #onClose} runs on the thread that ended the session: the reader's, the one
+ * that called {@link WebSocketSession#close}, a worker after a timeout, or, when the pool refuses
+ * that task (the server is stopping), the server's WebSocket timer thread; it should not block.
  *
  * <p><b>Back-pressure.</b> A message method may return a {@link CompletionStage}: nothing more is
  * delivered, and nothing more is read from the connection (the client then waits in its TCP
@@ -25,8 +27,9 @@ import java.util.concurrent.CompletionStage;
  * listener whose {@link #partialMessages()} returns {@code true} gets the pieces as they arrive
  * instead ({@link #onTextPart}, {@link #onBinaryPart}), and the session holds none of them.
  *
- * <p><b>Buffers</b> passed to a method are read-only and valid only during the call: copy what
- * must outlive it.
+ * <p><b>Buffers</b> passed to the piece, ping and pong methods are read-only views valid only
+ * during the call: copy what must outlive it. A whole binary message's buffer is the listener's
+ * to keep.
  */
 public interface WebSocketListener {
 

@@ -35,6 +35,9 @@ public final class WebSocketSessions {
 	/** How long a closing handshake may wait for the client's close frame before the server closes. */
 	static final long CLOSE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
+	/** The longest a shutdown waits for the close frames to be written. */
+	private static final long SHUTDOWN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	/** The size of the buffer a session reads into, borrowed while it reads. */
 	static final int READ_BUFFER = 8192;
 
@@ -197,22 +200,27 @@ public final class WebSocketSessions {
 	/**
 	 * Begins closing every session with 1001 (going away), as a graceful shutdown does first, and
 	 * refuses new ones with 503. The close frames are written by workers of the sessions' pools;
-	 * this waits until each is written, at most {@code wait}, so that they leave before the
-	 * shutdown stops the pools taking work. A session whose close frame found no worker in time
-	 * (every worker of a {@code blocking} pool owned by a session, say) is closed without one
-	 * when its close timeout (5 s) or the grace period runs out. The closing handshakes complete
-	 * as the clients answer.
-	 * @param wait the longest to wait for the close frames to be written
-	 * @throws InterruptedException if interrupted while waiting
+	 * this waits until each is written, at most a second (or the grace period, if shorter), so
+	 * that they leave before the shutdown stops the pools taking work. A session whose close frame
+	 * found no worker in time (every worker of a {@code blocking} pool owned by a session, say)
+	 * is closed without one when its close timeout (5 s) or the grace period runs out. The closing
+	 * handshakes complete as the clients answer.
+	 * @param gracePeriod the shutdown's grace period
 	 */
-	public void shutdown(Duration wait) throws InterruptedException {
+	public void shutdown(Duration gracePeriod) {
 		this.shuttingDown = true;
 		for (Session session : this.open) {
 			session.closeFromOutside(CloseCode.GOING_AWAY, "Server shutting down");
 		}
-		long deadline = System.nanoTime() + wait.toNanos();
-		while (System.nanoTime() - deadline < 0 && !allClosing()) {
-			Thread.sleep(5);
+		long wait = Math.min(gracePeriod.toNanos(), SHUTDOWN_WAIT_NANOS);
+		long deadline = System.nanoTime() + wait;
+		try {
+			while (System.nanoTime() - deadline < 0 && !allClosing()) {
+				Thread.sleep(5);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
