@@ -75,6 +75,7 @@ class WebSocketSessionIT {
 					}
 				})),
 				Route.get("/refused", WebSocketHandler.of((request) -> null)),
+				Route.get("/parts", WebSocketHandler.of((request) -> new Parts())),
 				Route.get("/plain", (request, response) -> response.send("plain")));
 		return this.server;
 	}
@@ -136,6 +137,21 @@ class WebSocketSessionIT {
 			client.socket.sendText("ted", true).get(10, TimeUnit.SECONDS);
 			assertThat(client.next()).isEqualTo("pong:p1");
 			assertThat(client.next()).isEqualTo("text:fragmented");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void deliversAndSendsMessagesInPieces(IoModel model) throws Exception {
+		start(model, (ws) -> ws);
+		try (WsClient client = WsClient.connect(this.server, "/parts")) {
+			client.socket.sendText("a".repeat(10), false).get(10, TimeUnit.SECONDS);
+			client.socket.sendText("b".repeat(20), false).get(10, TimeUnit.SECONDS);
+			client.socket.sendText("c".repeat(30), true).get(10, TimeUnit.SECONDS);
+			assertThat(client.next()).isEqualTo("binary:60");
+			String pieces = client.next();
+			assertThat(pieces).startsWith("text:pieces:");
+			assertThat(Integer.parseInt(pieces.substring("text:pieces:".length()))).isGreaterThanOrEqualTo(3);
 		}
 	}
 
@@ -268,6 +284,34 @@ class WebSocketSessionIT {
 		finally {
 			clients.forEach(WsClient::close);
 		}
+	}
+
+	/**
+	 * Takes text in pieces as they arrive and sends each back at once as a piece of a binary
+	 * message, then the count of pieces as text.
+	 */
+	private static final class Parts implements WebSocketListener {
+
+		private int pieces;
+
+		@Override
+		public boolean partialMessages() {
+			return true;
+		}
+
+		@Override
+		public CompletionStage<?> onTextPart(WebSocketSession session, ByteBuffer utf8, boolean last) {
+			this.pieces++;
+			ByteBuffer copy = ByteBuffer.allocate(utf8.remaining()).put(utf8).flip();
+			CompletionStage<Void> sent = session.sendBinary(copy, last);
+			if (!last) {
+				return sent;
+			}
+			int count = this.pieces;
+			this.pieces = 0;
+			return sent.thenCompose((done) -> session.sendText("pieces:" + count));
+		}
+
 	}
 
 	/** Echoes, with back-pressure: the next message is read once the echo may be sent. */
