@@ -30,6 +30,11 @@ final class TomcatWebSocket {
 		tomcat.setConnector(connector);
 		Context context = tomcat.addContext("", baseDir.toString());
 		context.addServletContainerInitializer(new WsSci(), null);
+		// the container's filter upgrades a request only where some servlet maps it
+		Tomcat.addServlet(context, "none", new jakarta.servlet.http.HttpServlet() {
+			private static final long serialVersionUID = 1L;
+		});
+		context.addServletMappingDecoded("/", "none");
 		context.addApplicationListener(EndpointRegistration.class.getName());
 		tomcat.start();
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
