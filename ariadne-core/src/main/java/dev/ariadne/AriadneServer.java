@@ -34,6 +34,8 @@ import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.server.stats.ServerStats;
 import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
+import dev.ariadne.server.websocket.WebSocketHandler;
+import dev.ariadne.server.websocket.WebSocketSessions;
 
 /**
  * An HTTP/1.1 server: one listening socket, served by the configured {@link IoModel}.
@@ -72,6 +74,8 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final ServerAccessLog accessLog;
 
+	private final WebSocketSessions webSockets;
+
 	private final Object lifecycle = new Object();
 
 	private State state = State.NEW;
@@ -83,10 +87,11 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis,
-			Protocol.Factory firstProtocol, LogOutput accessLogOutput) {
+			Protocol.Factory firstProtocol, LogOutput accessLogOutput, WebSocketSessions webSockets) {
 		RoutePoolChecks.check(config, router);
 		this.config = config;
 		this.router = router;
+		this.webSockets = webSockets;
 		this.registry = new ConnectionRegistry(config.maxConnections());
 		RoutePools routePools = new RoutePools(config);
 		this.accessLog = new ServerAccessLog(config, Clock.systemDefaultZone(), accessLogOutput);
@@ -96,7 +101,7 @@ public final class AriadneServer implements AutoCloseable {
 		this.tls = context.tls();
 		this.transport = Transports.create(context, firstProtocol);
 		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget(),
-				this.tls);
+				this.tls, webSockets);
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
 	}
 
@@ -241,10 +246,13 @@ public final class AriadneServer implements AutoCloseable {
 	/** Drains the connections of a server whose state is {@code DRAINING} already. */
 	private boolean drain(Duration gracePeriod) {
 		stopDiagnosis();
+		// open WebSocket sessions are told first (1001), while the pools take work
+		this.webSockets.shutdown(gracePeriod);
 		try {
 			return this.transport.shutdown(gracePeriod);
 		}
 		finally {
+			this.webSockets.stop();
 			// the exchanges have ended: the access log's last lines are written before the drain ends
 			this.accessLog.close();
 			synchronized (this.lifecycle) {
@@ -278,6 +286,7 @@ public final class AriadneServer implements AutoCloseable {
 		}
 		stopDiagnosis();
 		this.transport.shutdown(Duration.ZERO);
+		this.webSockets.stop();
 		this.accessLog.close();
 	}
 
@@ -345,6 +354,15 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the WebSocket sessions of this server's routes ({@link WebSocketHandler}), under its
+	 * {@code websocket.*} settings, for an adapter that opens sessions of its own among them.
+	 * @return the sessions
+	 */
+	public WebSocketSessions webSockets() {
+		return this.webSockets;
+	}
+
+	/**
 	 * Returns the configuration.
 	 * @return the configuration
 	 */
@@ -391,18 +409,29 @@ public final class AriadneServer implements AutoCloseable {
 
 		private LogOutput accessLogOutput;
 
+		private final WebSocketSessions webSockets;
+
 		private Builder(ServerConfig config) {
 			this.config = Objects.requireNonNull(config, "config");
+			this.webSockets = new WebSocketSessions(config);
 		}
 
 		/**
-		 * Adds a route.
+		 * Adds a route. A route whose handler is a {@link WebSocketHandler} runs its sessions
+		 * among the server's, under its {@code websocket.*} settings.
 		 * @param route the route
 		 * @return this builder
 		 */
 		public Builder route(Route route) {
-			this.router.route(route);
+			this.router.route(bindWebSocket(route));
 			return this;
+		}
+
+		private Route bindWebSocket(Route route) {
+			if (route.handler() instanceof WebSocketHandler handler && handler.sessions() == null) {
+				return new Route(route.method(), route.template(), handler.bind(this.webSockets), route.pool());
+			}
+			return route;
 		}
 
 		/**
@@ -411,7 +440,7 @@ public final class AriadneServer implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder routes(Iterable<Route> routes) {
-			routes.forEach(this.router::route);
+			routes.forEach(this::route);
 			return this;
 		}
 
@@ -492,7 +521,7 @@ public final class AriadneServer implements AutoCloseable {
 		 */
 		public AriadneServer build() {
 			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis,
-					this.firstProtocol, this.accessLogOutput);
+					this.firstProtocol, this.accessLogOutput, this.webSockets);
 		}
 
 	}

@@ -35,6 +35,8 @@ class PackageRulesTest {
 
 	private static final String API = "dev.ariadne.server";
 
+	private static final String SESSIONS = "dev.ariadne.server.websocket..";
+
 	private static final String STATS = "dev.ariadne.server.stats..";
 
 	private static final String INTERNAL = "dev.ariadne.server.internal..";
@@ -69,6 +71,9 @@ class PackageRulesTest {
 
 	@ArchTest
 	static final ArchRule websocketCodecImportsOnlyJavaAndTheCodec = mayImport(WEBSOCKET, HTTP);
+
+	@ArchTest
+	static final ArchRule websocketSessionsImportOnlyTheApiAndTheCodec = mayImport(SESSIONS, API, WEBSOCKET, HTTP, STATS);
 
 	@ArchTest
 	static final ArchRule statisticsImportOnlyJava = mayImport(STATS);

@@ -12,6 +12,7 @@ import dev.ariadne.server.ContentLimits;
 import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.WebSocketConfig;
 
 import org.springframework.boot.cloud.CloudPlatform;
 import org.springframework.boot.context.properties.PropertyMapper;
@@ -103,6 +104,7 @@ final class AriadneServerConfigMapper {
 		map.from(keepAlive::getReleaseThreshold).to(builder::keepAliveReleaseThreshold);
 		map.from(properties.getHttp2()::isEnabled).to(builder::http2Enabled);
 		map.from(properties.getHttp2()).as(this::http2).to(builder::http2);
+		map.from(properties.getWebsocket()).as(this::webSocket).to(builder::webSocket);
 		AriadneServerProperties.Forwarded forwarded = properties.getForwarded();
 		// unset: on where the platform's ingress forwards, as Boot decides for Tomcat and Jetty
 		boolean enabled = (forwarded.getEnabled() != null) ? forwarded.getEnabled() : usingForwardHeaders();
@@ -178,6 +180,14 @@ final class AriadneServerConfigMapper {
 				orDefault(http2.getMaxResets(), defaults.maxResets()),
 				(http2.getRateWindow() != null) ? http2.getRateWindow() : defaults.rateWindow(),
 				(http2.getWriteTimeout() != null) ? http2.getWriteTimeout() : defaults.writeTimeout());
+	}
+
+	private WebSocketConfig webSocket(AriadneServerProperties.WebSocket webSocket) {
+		WebSocketConfig defaults = WebSocketConfig.DEFAULTS;
+		return new WebSocketConfig(webSocket.getIdleTimeout(), webSocket.getPingInterval(),
+				intBytes("websocket.max-message-size", webSocket.getMaxMessageSize(), defaults.maxMessageSize()),
+				intBytes("websocket.max-frame-size", webSocket.getMaxFrameSize(), defaults.maxFrameSize()),
+				webSocket.getMaxSessions(), webSocket.isPermessageDeflate());
 	}
 
 	private static int orDefault(Integer value, int defaultValue) {

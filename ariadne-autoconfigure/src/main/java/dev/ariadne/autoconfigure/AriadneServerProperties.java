@@ -70,6 +70,8 @@ public class AriadneServerProperties {
 
 	private final Http2 http2 = new Http2();
 
+	private final WebSocket websocket = new WebSocket();
+
 	private final Forwarded forwarded = new Forwarded();
 
 	private final Accesslog accesslog = new Accesslog();
@@ -228,6 +230,14 @@ public class AriadneServerProperties {
 	 */
 	public Http2 getHttp2() {
 		return this.http2;
+	}
+
+	/**
+	 * Returns the WebSocket settings.
+	 * @return the settings
+	 */
+	public WebSocket getWebsocket() {
+		return this.websocket;
 	}
 
 	/**
@@ -1887,6 +1897,144 @@ public class AriadneServerProperties {
 		 */
 		public void setAddress(InetAddress address) {
 			this.address = address;
+		}
+
+	}
+
+	/**
+	 * WebSocket settings, for the sessions that routes open (WebSocketHandler).
+	 */
+	public static class WebSocket {
+
+		/**
+		 * How long a session may pass without a frame either way (the server's own pings do not count,
+		 * the client's pongs do) before the server closes it with 1001.
+		 */
+		private Duration idleTimeout = Duration.ofMinutes(5);
+
+		/**
+		 * How often the server pings a session that has been quiet that long, so that proxies keep it
+		 * and dead clients are found; 0 for never.
+		 */
+		private Duration pingInterval = Duration.ZERO;
+
+		/**
+		 * Largest message a client may send, once decompressed; a larger one closes the session with
+		 * 1009.
+		 */
+		private DataSize maxMessageSize = DataSize.ofKilobytes(64);
+
+		/**
+		 * Largest data frame a client may send, as sent; a larger one closes the session with 1009.
+		 */
+		private DataSize maxFrameSize = DataSize.ofKilobytes(128);
+
+		/**
+		 * Sessions open at once on the listener; a handshake beyond it is answered 503 and counted.
+		 * 0 for no limit but max-connections.
+		 */
+		private int maxSessions;
+
+		/**
+		 * Whether the server agrees to compress messages (permessage-deflate, RFC 7692) when a
+		 * client offers it.
+		 */
+		private boolean permessageDeflate = true;
+
+		/**
+		 * Returns the idle timeout.
+		 * @return the idle timeout
+		 */
+		public Duration getIdleTimeout() {
+			return this.idleTimeout;
+		}
+
+		/**
+		 * Sets the idle timeout.
+		 * @param idleTimeout the idle timeout
+		 */
+		public void setIdleTimeout(Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+		}
+
+		/**
+		 * Returns the ping interval.
+		 * @return the ping interval
+		 */
+		public Duration getPingInterval() {
+			return this.pingInterval;
+		}
+
+		/**
+		 * Sets the ping interval.
+		 * @param pingInterval the ping interval
+		 */
+		public void setPingInterval(Duration pingInterval) {
+			this.pingInterval = pingInterval;
+		}
+
+		/**
+		 * Returns the largest message.
+		 * @return the largest message
+		 */
+		public DataSize getMaxMessageSize() {
+			return this.maxMessageSize;
+		}
+
+		/**
+		 * Sets the largest message.
+		 * @param maxMessageSize the largest message
+		 */
+		public void setMaxMessageSize(DataSize maxMessageSize) {
+			this.maxMessageSize = maxMessageSize;
+		}
+
+		/**
+		 * Returns the largest frame.
+		 * @return the largest frame
+		 */
+		public DataSize getMaxFrameSize() {
+			return this.maxFrameSize;
+		}
+
+		/**
+		 * Sets the largest frame.
+		 * @param maxFrameSize the largest frame
+		 */
+		public void setMaxFrameSize(DataSize maxFrameSize) {
+			this.maxFrameSize = maxFrameSize;
+		}
+
+		/**
+		 * Returns the session limit.
+		 * @return the session limit
+		 */
+		public int getMaxSessions() {
+			return this.maxSessions;
+		}
+
+		/**
+		 * Sets the session limit.
+		 * @param maxSessions the session limit
+		 */
+		public void setMaxSessions(int maxSessions) {
+			this.maxSessions = maxSessions;
+		}
+
+		/**
+		 * Returns whether permessage-deflate is agreed.
+		 * @return whether agreed
+		 */
+		public boolean isPermessageDeflate() {
+			return this.permessageDeflate;
+		}
+
+		/**
+		 * Sets whether permessage-deflate is agreed.
+		 * @param permessageDeflate whether agreed
+		 */
+		public void setPermessageDeflate(boolean permessageDeflate) {
+			this.permessageDeflate = permessageDeflate;
 		}
 
 	}

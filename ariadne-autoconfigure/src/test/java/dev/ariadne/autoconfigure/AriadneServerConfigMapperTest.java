@@ -11,6 +11,7 @@ import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.WebSocketConfig;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -104,6 +105,33 @@ class AriadneServerConfigMapperTest {
 		assertThat(config.http2Enabled()).isTrue();
 		assertThat(config.http2()).isEqualTo(new Http2Config(64, 256 * 1024, 4 * 1024 * 1024, 32 * 1024, 12 * 1024,
 				500, 50, Duration.ofSeconds(10), Duration.ofSeconds(5)));
+	}
+
+	@Test
+	void mapsEveryWebSocketPropertyAndNamesAnInvalidOne() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		assertThat(this.mapper.map(properties, List.of()).webSocket()).isEqualTo(WebSocketConfig.DEFAULTS);
+		AriadneServerProperties.WebSocket webSocket = properties.getWebsocket();
+		webSocket.setIdleTimeout(Duration.ofSeconds(30));
+		webSocket.setPingInterval(Duration.ofSeconds(10));
+		webSocket.setMaxMessageSize(DataSize.ofMegabytes(16));
+		webSocket.setMaxFrameSize(DataSize.ofMegabytes(1));
+		webSocket.setMaxSessions(1000);
+		webSocket.setPermessageDeflate(false);
+		assertThat(this.mapper.map(properties, List.of()).webSocket()).isEqualTo(new WebSocketConfig(
+				Duration.ofSeconds(30), Duration.ofSeconds(10), 16 * 1024 * 1024, 1024 * 1024, 1000, false));
+		webSocket.setMaxSessions(-1);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.websocket.max-sessions must be 0 (no limit) or more, but was -1");
+		webSocket.setMaxSessions(0);
+		webSocket.setIdleTimeout(Duration.ZERO);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.websocket.idle-timeout must be greater than 0");
+		webSocket.setIdleTimeout(Duration.ofSeconds(1));
+		webSocket.setMaxMessageSize(DataSize.ofGigabytes(3));
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageContaining("ariadne.server.websocket.max-message-size");
 	}
 
 	@Test

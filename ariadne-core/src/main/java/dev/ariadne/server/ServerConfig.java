@@ -61,6 +61,7 @@ import dev.ariadne.http.ParserLimits;
  * @param http2 what HTTP/2 clients are allowed, when it is enabled
  * @param forwarded whether, and from which proxies, forwarded headers are believed
  * @param accessLog whether, how and where the listener logs its exchanges
+ * @param webSocket what the WebSocket sessions of the listener's routes are allowed
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
@@ -69,7 +70,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls, ContentLimits contentLimits,
 		long minDataRate, Duration minDataRateGrace, boolean lowResourcesEnabled,
 		Duration lowResourcesStallTimeout, boolean http2Enabled, Http2Config http2, ForwardedConfig forwarded,
-		AccessLogConfig accessLog) {
+		AccessLogConfig accessLog, WebSocketConfig webSocket) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -127,6 +128,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		Objects.requireNonNull(http2, "http2");
 		Objects.requireNonNull(forwarded, "forwarded");
 		Objects.requireNonNull(accessLog, "accesslog");
+		Objects.requireNonNull(webSocket, "websocket");
 		if (port < 0 || port > 65535) {
 			throw invalid("port", port, "between 0 and 65535");
 		}
@@ -237,6 +239,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.http2 = this.http2;
 		builder.forwarded = this.forwarded;
 		builder.accessLog = this.accessLog;
+		builder.webSocket = this.webSocket;
 		return builder;
 	}
 
@@ -310,6 +313,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private ForwardedConfig forwarded = ForwardedConfig.DISABLED;
 
 		private AccessLogConfig accessLog = AccessLogConfig.DISABLED;
+
+		private WebSocketConfig webSocket = WebSocketConfig.DEFAULTS;
 
 		private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
 
@@ -486,6 +491,16 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		}
 
 		/**
+		 * Sets what WebSocket sessions are allowed (default {@link WebSocketConfig#DEFAULTS}).
+		 * @param webSocket the WebSocket configuration
+		 * @return this builder
+		 */
+		public Builder webSocket(WebSocketConfig webSocket) {
+			this.webSocket = Objects.requireNonNull(webSocket, "websocket");
+			return this;
+		}
+
+		/**
 		 * Sets what HTTP/2 clients are allowed.
 		 * @param http2 the HTTP/2 configuration
 		 * @return this builder
@@ -656,7 +671,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
 					this.pools, this.tls, this.contentLimits, this.minDataRate, this.minDataRateGrace,
 					this.lowResourcesEnabled, this.lowResourcesStallTimeout, this.http2Enabled, this.http2,
-					this.forwarded, this.accessLog);
+					this.forwarded, this.accessLog, this.webSocket);
 		}
 
 	}

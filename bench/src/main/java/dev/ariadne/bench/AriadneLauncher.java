@@ -10,7 +10,9 @@ import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.TlsConfig;
+import dev.ariadne.server.WebSocketConfig;
 import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.websocket.WebSocketHandler;
 
 /**
  * Ariadne's core without Spring, with the sample app's handlers written the same way.
@@ -21,7 +23,10 @@ import dev.ariadne.server.routing.Route;
  * {@code pools.compute.threads} (with {@code pools.compute.queue-capacity}), which runs
  * {@code /api/compute} in a route pool of its own (issue 8's bulkhead), and
  * {@code accesslog.enabled}, {@code accesslog.format}, {@code accesslog.directory} and
- * {@code accesslog.queue-capacity} (issue 28's access log). Everything else keeps {@link ServerConfig}'s defaults.
+ * {@code accesslog.queue-capacity} (issue 28's access log), and
+ * {@code websocket.max-message-size} and {@code websocket.max-frame-size} (bytes) for the
+ * WebSocket echo at {@value Routes#WEBSOCKET_ECHO_PATH} (Autobahn's fuzzing client sends messages
+ * of up to 16 MiB). Everything else keeps {@link ServerConfig}'s defaults.
  */
 final class AriadneLauncher {
 
@@ -34,6 +39,8 @@ final class AriadneLauncher {
 	private boolean diagnosis = true;
 
 	private final AccessLogConfig.Builder accessLog = AccessLogConfig.builder();
+
+	private WebSocketConfig webSocket = WebSocketConfig.DEFAULTS;
 
 	private AriadneLauncher() {
 	}
@@ -55,6 +62,7 @@ final class AriadneLauncher {
 		if (BenchTls.enabled()) {
 			config.tls(TlsConfig.of(BenchTls.context()));
 		}
+		config.webSocket(launcher.webSocket);
 		Route compute = Route.get(Routes.COMPUTE_PATH,
 				(request, response) -> response.send(new String(Routes.compute(), StandardCharsets.US_ASCII)));
 		if (launcher.computeThreads > 0) {
@@ -72,6 +80,7 @@ final class AriadneLauncher {
 				response.contentType(Routes.JSON).send(Routes.USER);
 			}))
 			.route(compute)
+			.route(Route.get(Routes.WEBSOCKET_ECHO_PATH, WebSocketHandler.of((request) -> new WebSocketEcho())))
 			.build();
 		server.start();
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -104,6 +113,10 @@ final class AriadneLauncher {
 			case "accesslog.format" -> this.accessLog.format(AccessLogConfig.Format.valueOf(value.toUpperCase(Locale.ROOT)));
 			case "accesslog.directory" -> this.accessLog.directory(Path.of(value));
 			case "accesslog.queue-capacity" -> this.accessLog.queueCapacity(Integer.parseInt(value));
+			case "websocket.max-message-size" -> this.webSocket = this.webSocket.withSizes(Integer.parseInt(value),
+					this.webSocket.maxFrameSize());
+			case "websocket.max-frame-size" -> this.webSocket = this.webSocket
+				.withSizes(this.webSocket.maxMessageSize(), Integer.parseInt(value));
 			default -> throw new IllegalArgumentException("Unknown option '" + key + "'");
 		}
 	}

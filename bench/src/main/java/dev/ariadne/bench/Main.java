@@ -16,7 +16,10 @@ public final class Main {
 			  ariadne <port> [key=value ...]   Ariadne core, no Spring; keys (ariadne.server.*): io-model,
 			                                   threads.max, keep-alive.release-threshold, max-connections,
 			                                   selectors, http2.enabled
+			  ws-tomcat <port>                 Tomcat with its Jakarta WebSocket container: the echo at /ws/echo
+			  ws-jetty  <port>                 Jetty (EE 11) with its Jakarta WebSocket container: the same echo
 			  idle    <port> <n> <seconds>     open n keep-alive connections, one request each, hold them
+			  ws-idle <port> <n> <seconds>     open n WebSocket sessions to /ws/echo, hold them quiet
 			  fairness <port> <conns> <seconds> per-connection request loops; who got served, how soon
 			  report  <results.tsv>            print the markdown tables for a run's results
 			system properties of the servers: -Dbench.tls.key-store=PKCS12 -Dbench.tls.password=...
@@ -37,7 +40,10 @@ public final class Main {
 			case "jetty" -> JettyServer.main(rest);
 			case "netty" -> NettyServer.main(rest);
 			case "ariadne" -> AriadneLauncher.main(rest);
+			case "ws-tomcat" -> TomcatWebSocket.main(rest);
+			case "ws-jetty" -> JettyWebSocket.main(rest);
 			case "idle" -> IdleClient.main(rest);
+			case "ws-idle" -> WebSocketIdleClient.main(rest);
 			case "fairness" -> FairnessClient.main(rest);
 			case "report" -> Report.main(rest);
 			default -> {

@@ -85,13 +85,21 @@ class AriadneServerMetricsTest {
 			assertThat(meter.getId().getDescription()).as(name).isNotBlank();
 			assertThat(meter.getId().getBaseUnit()).as(name).isNull();
 		}
+		Meter sessions = registry.get(AriadneServerMetrics.WEBSOCKET_SESSIONS_ACTIVE).tag("listener", "app").meter();
+		assertThat(sessions.getId().getDescription()).isNotBlank();
+		assertThat(sessions.getId().getBaseUnit()).isNull();
+		assertThat(registry.get(AriadneServerMetrics.WEBSOCKET_MESSAGES).functionCounters()).allSatisfy((counter) -> {
+			assertThat(counter.getId().getDescription()).isNotBlank();
+			assertThat(counter.getId().getBaseUnit()).isNull();
+			assertThat(counter.count()).isZero();
+		}).extracting((counter) -> counter.getId().getTag("direction")).containsExactlyInAnyOrder("in", "out");
 		Meter buffers = registry.get(AriadneServerMetrics.BUFFERS_USED).tag("listener", "app").meter();
 		assertThat(buffers.getId().getBaseUnit()).isEqualTo("bytes");
 		assertThat(buffers.getId().getDescription()).contains("buffers.budget");
 		assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_ACCEPTED).functionCounter().count()).isZero();
 		assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_REJECTED).functionCounters()).extracting(
 				(counter) -> counter.getId().getTag("reason"))
-			.containsExactlyInAnyOrder("queue-full", "pool-full", "shutting-down");
+			.containsExactlyInAnyOrder("queue-full", "pool-full", "shutting-down", "websocket-sessions");
 		assertThat(registry.get(AriadneServerMetrics.ACCEPT_ERRORS).functionCounters()).allSatisfy((counter) -> {
 			assertThat(counter.getId().getDescription()).isNotBlank();
 			assertThat(counter.getId().getBaseUnit()).isNull();

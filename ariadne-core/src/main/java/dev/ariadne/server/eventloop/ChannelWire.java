@@ -292,6 +292,11 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public boolean poolsInput() {
+		return true;
+	}
+
+	@Override
 	public int read(ByteBuffer in, long until) throws IOException {
 		return this.demand.read(in, until);
 	}

@@ -16,12 +16,29 @@ import dev.ariadne.http.RequestHead;
  * reader finds what is there, and where the wire's own thread reads for it ({@link #fetch}), that
  * thread waits as long.
  *
- * <p>One reader at a time, which owns the input buffer while it reads; the input buffer stays
- * with the connection until it closes.
+ * <p>Where the wire pools its input buffers (the event loop) and the connection is plaintext,
+ * the tunnel gives its input buffer back once a non-blocking reader has read what it held, and
+ * reads straight into the reader's array from then on: a quiet upgraded connection holds no
+ * input buffer. (Over TLS it keeps it: bytes TLS decrypted into a buffer of its own would not
+ * be signalled by the socket again.) Elsewhere the input buffer stays with the connection until
+ * it closes.
+ *
+ * <p>One reader at a time, which owns the input buffer while it reads.
  */
 final class Http1Tunnel {
 
 	private final Http1Reader reader;
+
+	private final Wire wire;
+
+	/** Whether the tunnel may give its input buffer back and read into the reader's arrays. */
+	private final boolean mayDetach;
+
+	/** Whether it did: the connection's bytes go straight into the reader's arrays. */
+	private volatile boolean detached;
+
+	/** The byte a readiness check of a detached tunnel read, for the next read; the reader's. */
+	private ByteBuffer peeked;
 
 	/** The protocol the connection switched to, as the request named it. */
 	private final String protocol;
@@ -35,8 +52,10 @@ final class Http1Tunnel {
 	/** Whether the wire's own thread reads for a non-blocking reader. */
 	private volatile boolean fetching;
 
-	Http1Tunnel(Http1Reader reader, RequestHead head) {
+	Http1Tunnel(Http1Reader reader, Wire wire, RequestHead head) {
 		this.reader = reader;
+		this.wire = wire;
+		this.mayDetach = wire.poolsInput() && wire.tlsSession() == null;
 		this.protocol = name(head.headers().get(HeaderName.UPGRADE));
 	}
 
@@ -73,6 +92,9 @@ final class Http1Tunnel {
 	 * @return whether the tunnel's input is over
 	 */
 	boolean finished() {
+		if (this.detached) {
+			return this.ended && available() == 0;
+		}
 		ByteBuffer in = this.reader.buffer();
 		return this.ended && (in == null || !in.hasRemaining());
 	}
@@ -82,6 +104,10 @@ final class Http1Tunnel {
 	 * @return the bytes in the input buffer
 	 */
 	int available() {
+		if (this.detached) {
+			ByteBuffer peeked = this.peeked;
+			return (peeked != null) ? peeked.remaining() : 0;
+		}
 		ByteBuffer in = this.reader.buffer();
 		return (in != null) ? in.remaining() : 0;
 	}
@@ -95,6 +121,9 @@ final class Http1Tunnel {
 	 * @throws IOException if the connection failed
 	 */
 	int read(byte[] bytes, int offset, int length) throws IOException {
+		if (this.detached) {
+			return direct(bytes, offset, length, Long.MAX_VALUE);
+		}
 		return copy(advance(true), bytes, offset, length);
 	}
 
@@ -116,7 +145,67 @@ final class Http1Tunnel {
 			// the wire's thread reads for this reader, which is told when it is done
 			return 0;
 		}
-		return copy(advance(false), bytes, offset, length);
+		if (this.detached) {
+			return direct(bytes, offset, length, 0);
+		}
+		int read = copy(advance(false), bytes, offset, length);
+		if (this.mayDetach) {
+			detachIfEmpty();
+		}
+		return read;
+	}
+
+	/** Gives the input buffer back once it is used up, to the wire's thread, which owns the pool. */
+	private void detachIfEmpty() {
+		ByteBuffer in = this.reader.buffer();
+		if (in != null && !in.hasRemaining()) {
+			this.detached = true;
+			ByteBuffer buffer = this.reader.detach();
+			this.wire.execute(() -> this.wire.releaseInput(buffer));
+		}
+	}
+
+	/**
+	 * Reads from the connection straight into the reader's array, the byte a readiness check
+	 * read first.
+	 */
+	private int direct(byte[] bytes, int offset, int length, long until) throws IOException {
+		int first = 0;
+		ByteBuffer peeked = this.peeked;
+		if (peeked != null && peeked.hasRemaining()) {
+			bytes[offset] = peeked.get();
+			first = 1;
+		}
+		if (this.ended || first == length) {
+			return (first > 0) ? first : (this.ended ? -1 : 0);
+		}
+		ByteBuffer into = ByteBuffer.wrap(bytes, offset + first, length - first).slice().limit(0);
+		int read = this.wire.read(into, (first > 0) ? 0 : until);
+		if (read < 0) {
+			this.ended = true;
+			return (first > 0) ? first : -1;
+		}
+		return first + read;
+	}
+
+	/**
+	 * Whether the connection has a byte now, read into a one-byte buffer that the next read
+	 * returns first: how a tunnel without an input buffer answers a readiness check.
+	 */
+	private boolean peek() throws IOException {
+		ByteBuffer peeked = this.peeked;
+		if (peeked == null) {
+			peeked = ByteBuffer.allocate(1).limit(0);
+			this.peeked = peeked;
+		}
+		if (peeked.hasRemaining()) {
+			return true;
+		}
+		int read = this.wire.read(peeked, 0);
+		if (read < 0) {
+			this.ended = true;
+		}
+		return read != 0;
 	}
 
 	/**
@@ -132,6 +221,12 @@ final class Http1Tunnel {
 			return false;
 		}
 		try {
+			if (this.mayDetach && !this.detached) {
+				detachIfEmpty();
+			}
+			if (this.detached) {
+				return this.ended || peek();
+			}
 			return advance(false) != 0;
 		}
 		catch (IOException ex) {
