@@ -141,7 +141,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 
 	private void run(long queued) {
 		this.started = true;
-		if (wasReset() || refusedWhileClientHoldsWorkers()) {
+		if (wasReset() || this.protocol.streams.refusedWhileClientHoldsWorkers(this, this.match.pool())) {
 			// reset while it waited for a worker: its handler does not run
 			finish();
 			return;
@@ -149,34 +149,6 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		this.exchange.run(this.head, this.body, this.startNanos, System.nanoTime() - queued, this.match);
 		if (!this.exchange.suspended()) {
 			finish();
-		}
-	}
-
-	/**
-	 * Refuses the stream ({@code REFUSED_STREAM}, which a client may retry) instead of running
-	 * it, while its pool is starved and another stream of the connection waits for the client's
-	 * credit or reading: a client that holds one worker that way gets no more of them, and its
-	 * queued streams go by at once rather than each waiting as long (the low-resources mode then
-	 * ends the one that waits).
-	 * @return whether refused
-	 */
-	private boolean refusedWhileClientHoldsWorkers() {
-		if (!this.protocol.context.lowResources().starved(this.match.pool())) {
-			// the usual case: no lock taken, no stream looked at
-			return false;
-		}
-		this.protocol.lock.lock();
-		try {
-			if (!this.protocol.streams.waitingForClient()) {
-				return false;
-			}
-			this.resetBy = ErrorCode.REFUSED_STREAM;
-			this.protocol.session.reset(this.id, ErrorCode.REFUSED_STREAM);
-			this.protocol.context.registry().defended(Defence.HTTP2_STREAMS, true);
-			return true;
-		}
-		finally {
-			this.protocol.lock.unlock();
 		}
 	}
 
@@ -247,7 +219,8 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 		}
 	}
 
-	private void resetQuietly(ErrorCode error) {
+	/** Resets the stream from the server's side, unless it was reset already. */
+	void resetQuietly(ErrorCode error) {
 		this.protocol.lock.lock();
 		try {
 			if (this.resetBy == null) {

@@ -101,6 +101,35 @@ final class Http2Streams implements SessionListener {
 		return false;
 	}
 
+	/**
+	 * Refuses a stream ({@code REFUSED_STREAM}, which a client may retry) instead of running it,
+	 * while its pool is starved and another stream of the connection waits for the client's
+	 * credit or reading: a client that holds one worker that way gets no more of them, and its
+	 * queued streams go by at once rather than each waiting as long (the low-resources mode then
+	 * ends the one that waits). On the stream's thread, before its handler runs.
+	 * @param stream the stream whose turn came
+	 * @param pool the pool it runs in
+	 * @return whether refused
+	 */
+	boolean refusedWhileClientHoldsWorkers(Http2Stream stream, String pool) {
+		if (!this.protocol.context.lowResources().starved(pool)) {
+			// the usual case: no lock taken, no stream looked at
+			return false;
+		}
+		this.protocol.lock.lock();
+		try {
+			if (!waitingForClient()) {
+				return false;
+			}
+			stream.resetQuietly(ErrorCode.REFUSED_STREAM);
+			this.protocol.context.registry().defended(Defence.HTTP2_STREAMS, true);
+			return true;
+		}
+		finally {
+			this.protocol.lock.unlock();
+		}
+	}
+
 	/** Resets every exchange, for a connection that closes under them. */
 	void resetAll(ErrorCode error) {
 		for (Http2Stream stream : this.exchanges.values()) {
