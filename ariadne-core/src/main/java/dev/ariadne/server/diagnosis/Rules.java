@@ -62,6 +62,10 @@ final class Rules {
 		if (o.served()) {
 			return o.cpuSaturated() ? cpuSaturated(o) : null;
 		}
+		if (SessionRules.ownWorkers(o)) {
+			// sessions own their workers whatever their listeners do meanwhile
+			return SessionRules.finding(o);
+		}
 		Samples s = o.samples();
 		boolean sampled = s.total() > 0;
 		if (sampled && s.waiting() * 2 > s.total()) {
@@ -102,7 +106,7 @@ final class Rules {
 			return workers;
 		}
 		return workers + "; " + count(o.openConnections(), "connections") + " open, " + depth(o.acceptQueueDepth())
-				+ " in the kernel's accept queue";
+				+ " in the kernel's accept queue" + SessionRules.okEvidence(o);
 	}
 
 	// ---- the listener: connection limit and accept queue
@@ -189,7 +193,7 @@ final class Rules {
 		String http2 = (o.http2Connections() > 0) ? "; " + count(o.http2Connections(), "HTTP/2 connections")
 				+ " among them, each owning a worker for its frames while its streams wait for others" : "";
 		String evidence = o.busy() + " of " + o.max() + " workers each own a connection until it closes" + sampled
-				+ http2 + "; " + queued(o) + " waiting for a worker, " + movement(o);
+				+ http2 + SessionRules.amongConnections(o) + "; " + queued(o) + " waiting for a worker, " + movement(o);
 		List<Advice> advice = new ArrayList<>();
 		boolean streams = o.http2QueuedStreams() > 0;
 		String served = streams ? "the streams of every connection" : "the " + o.demand() + " connections' requests";
@@ -233,7 +237,7 @@ final class Rules {
 	}
 
 	/** How the queue moved over the window, for evidence: {@code none given one over the last 5 s}. */
-	private static String movement(Observation o) {
+	static String movement(Observation o) {
 		double wait = o.waitSeconds();
 		if (Double.isNaN(wait)) {
 			return "how long they wait is not counted";
@@ -496,7 +500,7 @@ final class Rules {
 		return n + " " + ((n == 1) ? plural.substring(0, plural.length() - 1) : plural);
 	}
 
-	private static int spare(int demand) {
+	static int spare(int demand) {
 		return (int) Math.ceil(demand * SPARE);
 	}
 
