@@ -4,9 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,7 +73,7 @@ class SampleWebSocketIT {
 		// the sessions are still served: each owns its worker
 		assertThat(echo(sessions.get(3), "still here")).isEqualTo("still here");
 		sessions.get(0).close();
-		assertThat(readHead(plain)).startsWith("HTTP/1.1 200 ");
+		assertThat(SampleProcess.readHead(plain)).startsWith("HTTP/1.1 200 ");
 		for (Socket session : sessions) {
 			session.close();
 		}
@@ -103,7 +101,7 @@ class SampleWebSocketIT {
 		for (String path : List.of("/ping", "/api/user")) {
 			long start = System.nanoTime();
 			Socket plain = send(this.application.appPort(), path);
-			assertThat(readHead(plain)).as(path).startsWith("HTTP/1.1 200 ");
+			assertThat(SampleProcess.readHead(plain)).as(path).startsWith("HTTP/1.1 200 ");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).as(path).isLessThan(Duration.ofSeconds(1));
 		}
 		assertThat(echo(sessions.get(999), "the last one")).isEqualTo("the last one");
@@ -120,7 +118,7 @@ class SampleWebSocketIT {
 	private Socket openSession(int port) throws IOException {
 		Socket socket = send(port, "/ws/echo", "Upgrade: websocket\r\nConnection: Upgrade\r\n"
 				+ "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n");
-		assertThat(readHead(socket)).startsWith("HTTP/1.1 101 ")
+		assertThat(SampleProcess.readHead(socket)).startsWith("HTTP/1.1 101 ")
 			.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
 		return socket;
 	}
@@ -149,39 +147,15 @@ class SampleWebSocketIT {
 
 	// ---- HTTP over raw sockets
 
-	private Socket send(int port, String path) throws IOException {
-		return send(port, path, "");
-	}
-
-	/** Sends a GET with more header lines and leaves the connection open, its answer unread. */
+	/** Sends a GET, with more header lines, and leaves the connection open, closed after the test. */
 	private Socket send(int port, String path, String fields) throws IOException {
-		Socket socket = new Socket();
+		Socket socket = SampleProcess.send(port, path, fields);
 		this.sockets.add(socket);
-		socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-		socket.setSoTimeout(10_000);
-		OutputStream out = socket.getOutputStream();
-		out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n" + fields + "\r\n")
-			.getBytes(StandardCharsets.US_ASCII));
-		out.flush();
 		return socket;
 	}
 
-	private static String readHead(Socket socket) throws IOException {
-		InputStream in = socket.getInputStream();
-		StringBuilder head = new StringBuilder();
-		try {
-			while (head.indexOf("\r\n\r\n") < 0) {
-				int b = in.read();
-				if (b < 0) {
-					break;
-				}
-				head.append((char) b);
-			}
-		}
-		catch (SocketTimeoutException ex) {
-			throw new AssertionError("no answer within 10 s; read so far: " + head, ex);
-		}
-		return head.toString();
+	private Socket send(int port, String path) throws IOException {
+		return send(port, path, "");
 	}
 
 }
