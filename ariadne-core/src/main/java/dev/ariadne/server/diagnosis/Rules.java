@@ -39,7 +39,8 @@ final class Rules {
 	/** Stall timeout advised when the configured one lets slow clients hold starved workers longer. */
 	private static final Duration SHORT_STALL = Duration.ofSeconds(1);
 
-	private static final String PREFIX = "ariadne.server.";
+	/** What every advised property begins with. */
+	static final String PREFIX = "ariadne.server.";
 
 	private Rules() {
 	}
@@ -51,7 +52,7 @@ final class Rules {
 	 */
 	static Finding decide(Observation o) {
 		if (o.defaultPool()) {
-			Finding listener = listenerFinding(o);
+			Finding listener = ListenerRules.finding(o);
 			if (listener != null) {
 				return listener;
 			}
@@ -107,64 +108,6 @@ final class Rules {
 		}
 		return workers + "; " + count(o.openConnections(), "connections") + " open, " + depth(o.acceptQueueDepth())
 				+ " in the kernel's accept queue" + SessionRules.okEvidence(o);
-	}
-
-	// ---- the listener: connection limit and accept queue
-
-	private static Finding listenerFinding(Observation o) {
-		int maxConnections = o.config().maxConnections();
-		if (o.openConnections() >= maxConnections && Math.max(o.acceptQueueDepth(), o.acceptQueueDepthRecent()) > 0) {
-			long waiting = Math.max(1, o.acceptQueueDepth());
-			String evidence = o.openConnections() + " of " + maxConnections + " connections open (max-connections "
-					+ "reached); " + count(waiting, "clients") + " waiting in the kernel's accept queue";
-			List<Advice> advice = new ArrayList<>();
-			long wanted = o.openConnections() + waiting;
-			advice.add(new Advice(PREFIX + "max-connections", Long.toString(spare(wanted)),
-					wanted + " clients wanted a connection (" + o.openConnections() + " open + " + waiting
-							+ " in the accept queue), with a quarter to spare"));
-			if (o.config().ioModel() == IoModel.BLOCKING) {
-				advice.add(new Advice(PREFIX + "io-model", "event-loop", "in the blocking model each connection "
-						+ "holds a worker; on event-loop an idle connection costs no thread, so max-connections can "
-						+ "be far above threads.max"));
-			}
-			return new Finding(Cause.CONNECTION_LIMIT, evidence, advice);
-		}
-		long capacity = o.acceptQueueCapacity();
-		if (o.overflows() > 0 && capacity > 0 && o.acceptQueueDepthRecent() * 10 >= capacity * 9) {
-			String evidence = "the kernel dropped " + o.overflows() + " connections over the last "
-					+ Diagnosis.INTERVAL.toSeconds() + " s on a full accept queue (ListenOverflows, whole network "
-					+ "namespace); "
-					+ "this listener's queue held up to " + o.acceptQueueDepthRecent() + " of " + capacity;
-			long backlog = spare(capacity + o.overflows());
-			List<Advice> advice = List.of(
-					new Advice(PREFIX + "accept-backlog", Long.toString(backlog),
-							"the queue holds " + capacity + " and " + o.overflows()
-									+ " more connections arrived than it could hold"),
-					new Advice(Advice.SOMAXCONN, Long.toString(backlog), "the kernel caps the backlog at "
-							+ "somaxconn (sysctl); raise it at least as far as accept-backlog"));
-			return new Finding(Cause.ACCEPT_BACKLOG, evidence, advice);
-		}
-		if (o.http2AtLimit() > 0 && o.busy() < o.max()) {
-			return streamLimit(o);
-		}
-		return null;
-	}
-
-	/**
-	 * HTTP/2 connections at their stream limit while workers are free: what their clients hold
-	 * back waits in the clients, where no queue of the server shows it.
-	 */
-	private static Finding streamLimit(Observation o) {
-		int limit = o.config().http2().maxConcurrentStreams();
-		String evidence = count(o.http2AtLimit(), "HTTP/2 connections") + ((o.http2AtLimit() == 1) ? " has" : " have")
-				+ " all " + limit + " of " + ((o.http2AtLimit() == 1) ? "its" : "their") + " streams open (http2.max-concurrent-streams reached) while " + (o.max() - o.busy()) + " of " + o.max()
-				+ " workers are free: their clients hold further requests back, unseen by the server's queue";
-		long raised = Math.min(2L * limit, Integer.MAX_VALUE);
-		List<Advice> advice = List.of(new Advice(PREFIX + "http2.max-concurrent-streams", Long.toString(raised),
-				"the limit, not the pool, holds those clients back (streams that stay open, such as event streams and "
-						+ "long polls, or slow handlers); twice the limit gives each connection room for as many again, "
-						+ "and the request content they may send stays within buffers.budget"));
-		return new Finding(Cause.STREAM_LIMIT, evidence, advice);
 	}
 
 	// ---- where the workers are
@@ -504,7 +447,7 @@ final class Rules {
 		return (int) Math.ceil(demand * SPARE);
 	}
 
-	private static long spare(long demand) {
+	static long spare(long demand) {
 		return (long) Math.ceil(demand * SPARE);
 	}
 

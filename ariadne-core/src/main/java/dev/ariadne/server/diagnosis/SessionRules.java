@@ -14,8 +14,6 @@ import dev.ariadne.server.IoModel;
  */
 final class SessionRules {
 
-	private static final String PREFIX = "ariadne.server.";
-
 	private SessionRules() {
 	}
 
@@ -45,20 +43,20 @@ final class SessionRules {
 				"WebSocket sessions") + ", each until it closes" + sampled + rest + "; " + Rules.queued(o)
 				+ " waiting for a worker, " + Rules.movement(o);
 		List<Advice> advice = new ArrayList<>();
-		advice.add(new Advice(PREFIX + "io-model", "event-loop", "a quiet session then holds no thread, and a worker "
+		advice.add(new Advice(Rules.PREFIX + "io-model", "event-loop", "a quiet session then holds no thread, and a worker "
 				+ "only while its listener handles a message: the " + o.max() + " workers serve the sessions' messages "
 				+ "and the other clients' requests in turn"));
 		int limit = o.config().webSocket().maxSessions();
 		int sessions = Math.max(held, limit);
 		String allowed = (limit > held) ? " (websocket.max-sessions allows " + limit + ")" : "";
-		advice.add(new Advice(PREFIX + "threads.max", Integer.toString(Rules.spare(sessions + others)),
+		advice.add(new Advice(Rules.PREFIX + "threads.max", Integer.toString(Rules.spare(sessions + others)),
 				"if you keep the blocking model: one thread per session for as long as it is open, " + sessions
 						+ " sessions" + allowed + " + " + Rules.count(others, "other connections") + " wanting a "
 						+ "worker, and a quarter to spare"));
 		int reserved = Math.min(o.max() - 1, Math.max(1, others));
 		int fewer = o.max() - reserved;
 		if (fewer > 0 && (limit == 0 || limit > fewer)) {
-			advice.add(new Advice(PREFIX + "websocket.max-sessions", Integer.toString(fewer), "at most " + fewer
+			advice.add(new Advice(Rules.PREFIX + "websocket.max-sessions", Integer.toString(fewer), "at most " + fewer
 					+ " sessions at once leave " + Rules.count(reserved, "workers") + " of " + o.max() + " for "
 					+ "requests; a handshake beyond it is answered 503 (connections_rejected, reason "
 					+ "websocket-sessions)"));
