@@ -13,7 +13,10 @@
 #      thread-per-connection with its evidence, the advice ariadne.server.io-model, four charts per
 #      listener drawn from at least 5 samples; takes a screenshot;
 #   4. closes the clients, waits for ok, renders again and checks the badge says ok and the
-#      card still names the past starvation's cause.
+#      card still names the past starvation's cause, and that no WebSocket chart is drawn yet;
+#   5. opens 4 WebSocket sessions on /ws/echo and one plain request, waits until the diagnosis
+#      names websocket-sessions, renders again and checks the card, its advice and the
+#      WebSocket sessions chart (4 open, 4 busy workers).
 #
 # Usage: sample-app/verify-live-page.sh [--jar PATH] [--screenshot PATH] [--history SECONDS]
 #        (defaults: sample-app/target/ariadne-sample-app.jar, sample-app/target/live-page.png, 5 s
@@ -187,6 +190,29 @@ if render ok && has ok 'id="overall" class="badge ok" data-status="ok"'; then pa
 	fail "page: the badge does not say ok after the clients closed"; fi
 if has ok 'class="last" data-cause="thread-per-connection"'; then pass "page: the past starvation's cause is kept after recovery"; else
 	fail "page: no 'Last starved: thread-per-connection' after recovery"; fi
+if has ok 'data-chart="websocket-sessions"'; then fail "page: a WebSocket sessions chart without any session"; else
+	pass "page: no WebSocket sessions chart while the listener has had none"; fi
+
+# the same story with WebSocket sessions: each owns its worker while open, quiet or not
+for i in 1 2 3 4; do
+	exec {fd}<>"/dev/tcp/127.0.0.1/$app_port" || { fail "could not open session $i"; break; }
+	printf 'GET /ws/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n' >&"$fd"
+	fds+=("$fd")
+done
+exec {fd}<>"/dev/tcp/127.0.0.1/$app_port" && printf 'GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n' >&"$fd" && fds+=("$fd")
+if wait_pool cause websocket-sessions 15; then pass "4 WebSocket sessions: the diagnosis names websocket-sessions"; else
+	fail "the diagnosis did not name websocket-sessions (cause: $(pool_field cause))"; fi
+if render websocket && has websocket 'data-listener="app" data-pool="default" data-status="starved" data-cause="websocket-sessions"'; then
+	pass "page: the app's default pool is starved for websocket-sessions"; else fail "page: no websocket-sessions card"; fi
+if has websocket '4 of 4 workers held by 4 WebSocket sessions' \
+	&& has websocket '<td class="property">ariadne.server.websocket.max-sessions</td><td class="value">3</td>'; then
+	pass "page: the sessions' evidence and the max-sessions advice are shown"; else fail "page: the sessions' evidence or advice is missing"; fi
+# the chart's own legend: what follows its svg up to the next chart
+if grep -qP 'data-chart="websocket-sessions"(?:(?!data-chart=).)*>open: 4<(?:(?!data-chart=).)*>busy workers \(default\): 4<' \
+	"$work/websocket.html"; then
+	pass "page: the WebSocket sessions chart shows 4 open beside 4 busy workers"; else fail "page: no WebSocket sessions chart with 4 open and 4 busy"; fi
+for fd in "${fds[@]}"; do exec {fd}>&-; done
+fds=()
 
 echo "live page: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

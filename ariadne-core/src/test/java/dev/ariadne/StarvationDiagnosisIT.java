@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -32,6 +33,9 @@ import dev.ariadne.server.diagnosis.Cause;
 import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.diagnosis.Verdict;
 import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.websocket.WebSocketHandler;
+import dev.ariadne.server.websocket.WebSocketListener;
+import dev.ariadne.server.websocket.WebSocketSession;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -78,6 +82,40 @@ class StarvationDiagnosisIT {
 		assertThat(verdict.advice()).extracting(Advice::property).contains("ariadne.server.io-model");
 		clients.forEach(RawClient::close);
 		awaitOk();
+	}
+
+	@Test
+	void fourWebSocketSessionsOwningTheFourBlockingWorkersAreNamedAdvisingTheEventLoopAndASessionLimit()
+			throws Exception {
+		// the seed's story over WebSocket: a quiet session owns its worker as long as it is open
+		start(IoModel.BLOCKING, (config) -> config.maxThreads(4),
+				Route.get("/echo", WebSocketHandler.of((request) -> new WebSocketListener() {
+					@Override
+					public CompletionStage<?> onText(WebSocketSession session, String text) {
+						return session.sendText(text);
+					}
+				})), Route.get("/", (request, response) -> response.send("Hello")));
+		List<WsRaw> sessions = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			WsRaw session = track(WsRaw.connect(this.server, "/echo"));
+			assertThat(session.head).startsWith("HTTP/1.1 101");
+			sessions.add(session);
+		}
+		RawClient plain = track(RawClient.connect(this.server.port(), WITHIN));
+		plain.send("GET / HTTP/1.1\r\nHost: plain\r\n\r\n");
+		Verdict verdict = awaitCause(Cause.WEBSOCKET_SESSIONS);
+		assertThat(verdict.evidence()).startsWith("4 of 4 workers held by 4 WebSocket sessions, each until it closes "
+				+ "(sampled: 4 waiting for their clients' next message); 1 connection waiting for a worker, none of them "
+				+ "given one over the last ");
+		assertThat(verdict.advice()).extracting(Advice::property, Advice::value)
+			.containsExactly(tuple("ariadne.server.io-model", "event-loop"), tuple("ariadne.server.threads.max", "7"),
+					tuple("ariadne.server.websocket.max-sessions", "3"));
+		for (WsRaw session : sessions) {
+			session.close();
+		}
+		AbstractProtocolIT.assertOk(plain.read(), "Hello");
+		Verdict ok = await((v) -> !v.starved(), "ok");
+		assertThat(ok.last().cause()).isEqualTo(Cause.WEBSOCKET_SESSIONS);
 	}
 
 	@Test

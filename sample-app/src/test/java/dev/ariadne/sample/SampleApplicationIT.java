@@ -132,7 +132,7 @@ class SampleApplicationIT {
 	void routeBeansAreServedBesideSpringMvc() throws IOException {
 		try (ConfigurableApplicationContext context = run()) {
 			assertThat(body(get(context, "/ping"))).isEqualTo("pong");
-			assertThat(server(context).router().routes()).extracting(Route::template).containsExactly("/ping");
+			assertThat(server(context).router().routes()).extracting(Route::template).containsExactly("/ping", "/ws/echo");
 		}
 	}
 

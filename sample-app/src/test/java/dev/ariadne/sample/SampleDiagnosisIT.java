@@ -1,11 +1,6 @@
 package dev.ariadne.sample;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +44,7 @@ class SampleDiagnosisIT {
 	void starvedProfileWithTwentyKeepAliveClientsIsThreadPerConnectionAdvisingTheEventLoop() throws Exception {
 		this.application = SampleProcess.start("starved");
 		for (int i = 0; i < 20; i++) {
-			this.clients.add(send(this.application.appPort(), "/api/compute"));
+			this.clients.add(SampleProcess.send(this.application.appPort(), "/api/compute", ""));
 		}
 		Map<String, Object> pool = this.application.awaitPool((p) -> "thread-per-connection".equals(p.get("cause")),
 				"thread-per-connection", WITHIN);
@@ -81,9 +76,9 @@ class SampleDiagnosisIT {
 	void tunedProfileWithTwoHundredKeepAliveClientsStaysOk() throws Exception {
 		this.application = SampleProcess.start("tuned");
 		for (int i = 0; i < 200; i++) {
-			Socket client = send(this.application.appPort(), "/");
+			Socket client = SampleProcess.send(this.application.appPort(), "/", "");
 			this.clients.add(client);
-			assertThat(readHead(client)).startsWith("HTTP/1.1 200 ");
+			assertThat(SampleProcess.readHead(client)).startsWith("HTTP/1.1 200 ");
 		}
 		long until = System.nanoTime() + Duration.ofSeconds(6).toNanos();
 		int busy = 0;
@@ -93,32 +88,6 @@ class SampleDiagnosisIT {
 			busy = JsonPath.read(this.application.management("/actuator/ariadne"), "$.listeners.app.pool.busy");
 		}
 		assertThat(busy).as("workers owning the 200 kept-alive connections").isEqualTo(200);
-	}
-
-	// ---- HTTP over raw sockets
-
-	/** Sends a keep-alive request and leaves the connection open, its answer unread. */
-	private static Socket send(int port, String path) throws IOException {
-		Socket socket = new Socket();
-		socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-		socket.setSoTimeout(10_000);
-		OutputStream out = socket.getOutputStream();
-		out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-		out.flush();
-		return socket;
-	}
-
-	private static String readHead(Socket socket) throws IOException {
-		InputStream in = socket.getInputStream();
-		StringBuilder head = new StringBuilder();
-		while (head.indexOf("\r\n\r\n") < 0) {
-			int b = in.read();
-			if (b < 0) {
-				break;
-			}
-			head.append((char) b);
-		}
-		return head.toString();
 	}
 
 }

@@ -1,11 +1,17 @@
 package dev.ariadne.sample;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -178,6 +184,49 @@ final class SampleProcess implements AutoCloseable {
 		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}
+	}
+
+	/**
+	 * Sends a GET on a new connection and leaves it open, its answer unread.
+	 * @param port the port on 127.0.0.1
+	 * @param path the request's path
+	 * @param fields more header lines, each ending with CRLF, or empty
+	 * @return the connection, reads timing out after 10 s
+	 */
+	static Socket send(int port, String path, String fields) throws IOException {
+		Socket socket = new Socket();
+		try {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+			socket.setSoTimeout(10_000);
+			OutputStream out = socket.getOutputStream();
+			out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n" + fields + "\r\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			return socket;
+		}
+		catch (IOException ex) {
+			socket.close();
+			throw ex;
+		}
+	}
+
+	/** Reads a response head up to its blank line, or what came before the connection closed. */
+	static String readHead(Socket socket) throws IOException {
+		InputStream in = socket.getInputStream();
+		StringBuilder head = new StringBuilder();
+		try {
+			while (head.indexOf("\r\n\r\n") < 0) {
+				int b = in.read();
+				if (b < 0) {
+					break;
+				}
+				head.append((char) b);
+			}
+		}
+		catch (SocketTimeoutException ex) {
+			throw new AssertionError("no answer within the read timeout; read so far: " + head, ex);
+		}
+		return head.toString();
 	}
 
 	/** One request; returns the body, whatever its framing (Spring MVC's Actuator chunks it). */

@@ -44,10 +44,12 @@ public record HistoryDescriptor(long intervalMillis, List<ListenerHistory> liste
 	 * @param acceptQueue connections in the kernel's accept queue, {@code null} where unknown
 	 * @param http2Streams HTTP/2 streams being served (running or waiting for a worker)
 	 * @param http2Queued of those, the streams waiting for a worker
+	 * @param webSocketSessions WebSocket sessions open
 	 * @param pools each pool's columns
 	 */
 	public record ListenerHistory(String listener, List<Long> times, List<Integer> connections, List<Integer> idle,
-			List<Long> acceptQueue, List<Integer> http2Streams, List<Integer> http2Queued, List<PoolHistory> pools) {
+			List<Long> acceptQueue, List<Integer> http2Streams, List<Integer> http2Queued, List<Integer> webSocketSessions,
+			List<PoolHistory> pools) {
 
 		static ListenerHistory of(History history) {
 			List<Long> times = new ArrayList<>();
@@ -56,6 +58,7 @@ public record HistoryDescriptor(long intervalMillis, List<ListenerHistory> liste
 			List<Long> acceptQueue = new ArrayList<>();
 			List<Integer> http2Streams = new ArrayList<>();
 			List<Integer> http2Queued = new ArrayList<>();
+			List<Integer> webSocketSessions = new ArrayList<>();
 			Map<String, PoolHistory> pools = new LinkedHashMap<>();
 			List<History.Sample> samples = history.samples();
 			for (int i = 0; i < samples.size(); i++) {
@@ -66,13 +69,14 @@ public record HistoryDescriptor(long intervalMillis, List<ListenerHistory> liste
 				acceptQueue.add((sample.acceptQueueDepth() >= 0) ? sample.acceptQueueDepth() : null);
 				http2Streams.add(sample.http2Streams());
 				http2Queued.add(sample.http2QueuedStreams());
+				webSocketSessions.add(sample.webSocketSessions());
 				for (History.PoolSample pool : sample.pools()) {
 					pools.computeIfAbsent(pool.pool(), (name) -> PoolHistory.empty(name, samples.size()))
 						.set(i, pool);
 				}
 			}
 			return new ListenerHistory(history.listener(), times, connections, idle, acceptQueue, http2Streams,
-					http2Queued, List.copyOf(pools.values()));
+					http2Queued, webSocketSessions, List.copyOf(pools.values()));
 		}
 
 	}

@@ -202,6 +202,9 @@ class AriadneActuatorAutoConfigurationTest {
 			// without HTTP/2 its columns are there, and zero
 			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].http2Streams")).hasSize(samples).containsOnly(0);
 			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].http2Queued")).hasSize(samples).containsOnly(0);
+			// nor WebSocket sessions without a WebSocket route
+			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].webSocketSessions")).hasSize(samples)
+				.containsOnly(0);
 			assertThat(JsonPath.<String>read(body, "$.listeners[0].pools[0].pool")).isEqualTo("default");
 			assertThat(JsonPath.<List<Integer>>read(body, "$.listeners[0].pools[0].max")).hasSize(samples)
 				.containsOnly(200);

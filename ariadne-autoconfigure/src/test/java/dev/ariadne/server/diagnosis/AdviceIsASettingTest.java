@@ -109,7 +109,7 @@ class AdviceIsASettingTest {
 										Observation o = new Observation(pool, pool.equals("default"), config, 4, 4, 16,
 												(int) connections[0], connections[1], connections[1], 100,
 												connections[2], Duration.ofSeconds(18), samples, window, 5, cpu[0],
-												cpu[1], 2, queue[0], (long) queue[1], false, http2, 4 * http2, 0);
+												cpu[1], 2, queue[0], (long) queue[1], false, http2, 4 * http2, 0, 0);
 										Finding finding = Rules.decide(o);
 										if (finding != null) {
 											findings.add(finding);
@@ -123,7 +123,16 @@ class AdviceIsASettingTest {
 			}
 			// HTTP/2 connections at their stream limit while workers are free
 			findings.add(Rules.decide(new Observation("default", true, config, 1, 4, 0, 3, 0, 0, 100, 0, Duration.ZERO,
-					Samples.NONE, List.of(), 5, 0.5, 0.3, 2, 0, 0, false, 3, 0, 3)));
+					Samples.NONE, List.of(), 5, 0.5, 0.3, 2, 0, 0, false, 3, 0, 3, 0)));
+			// WebSocket sessions on every worker while a connection waits (a cause in blocking only)
+			for (int limit : new int[] { 0, 2, 50 }) {
+				ServerConfig sessions = config.toBuilder().webSocket(config.webSocket().withMaxSessions(limit)).build();
+				Finding finding = Rules.decide(new Observation("default", true, sessions, 4, 4, 1, 5, 0, 0, 100, 0,
+						Duration.ZERO, Samples.NONE, List.of(), 5, 0.5, 0.3, 2, 1, 0, false, 0, 0, 0, 4));
+				if (finding != null) {
+					findings.add(finding);
+				}
+			}
 		}
 		return findings;
 	}

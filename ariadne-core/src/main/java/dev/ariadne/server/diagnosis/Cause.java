@@ -37,6 +37,15 @@ public enum Cause {
 	BLOCKED_DOWNSTREAM("blocked-downstream"),
 
 	/**
+	 * {@code blocking} model: WebSocket sessions own most of the workers, each its connection's
+	 * for as long as the session is open, talking or quiet, so that as many sessions as workers
+	 * leave every other client waiting. Fix: {@code io-model: event-loop} (a quiet session then
+	 * holds no thread), one thread per session and per concurrent request, or
+	 * {@code websocket.max-sessions} below the workers.
+	 */
+	WEBSOCKET_SESSIONS("websocket-sessions"),
+
+	/**
 	 * {@code blocking} model: each connection owns a worker until it closes, so connections
 	 * beyond the workers wait whatever the owned ones do (sit idle between requests, compute,
 	 * write). Fix: {@code io-model: event-loop} (or {@code virtual-threads}), as many threads

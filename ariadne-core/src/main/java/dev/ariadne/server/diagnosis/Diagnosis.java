@@ -206,7 +206,7 @@ public final class Diagnosis {
 		}
 		this.verdicts = List.copyOf(current);
 		this.history.add(new History.Sample(now.toEpochMilli(), open, this.stats.idleConnections(), depth,
-				streams.active(), streams.queued(), poolSamples));
+				streams.active(), streams.queued(), this.stats.webSocketSessions(), poolSamples));
 	}
 
 	/**
@@ -228,12 +228,13 @@ public final class Diagnosis {
 		int http2 = (saturated && defaultPool) ? this.stats.connections("h2") + this.stats.connections("h2c") : 0;
 		int queuedStreams = defaultPool ? streams.queued() : 0;
 		int atLimit = defaultPool ? streams.atLimit() : 0;
+		int sessions = defaultPool ? this.stats.webSocketSessions() : 0;
 		return new Observation(pool.name(), defaultPool, this.config, busy, max, queued, open, depth, recentDepth(),
 				capacity, defaultPool ? overflows : -1, idle, samples,
 				tracker.routeWindow(this.stats.routeWork(pool.name())),
 				tracker.windowSeconds((int) INTERVAL.toSeconds()), this.cpu.processCores(), this.cpu.machineBusy(),
 				this.cores, queue.averageQueued(), queue.dequeued(), tracker.verdict().starved(), http2, queuedStreams,
-				atLimit);
+				atLimit, sessions);
 	}
 
 	/** Classifies what the pool's workers are doing, sampling at most {@link #MAX_SAMPLED_THREADS}. */

@@ -30,10 +30,11 @@ public record History(String listener, long intervalMillis, List<Sample> samples
 	 * @param http2Streams HTTP/2 streams whose exchange runs or waits for a thread, 0 without
 	 * HTTP/2
 	 * @param http2QueuedStreams of those, the streams waiting for a thread
+	 * @param webSocketSessions WebSocket sessions open
 	 * @param pools every pool, the default one first
 	 */
 	public record Sample(long epochMillis, int openConnections, int idleConnections, long acceptQueueDepth,
-			int http2Streams, int http2QueuedStreams, List<PoolSample> pools) {
+			int http2Streams, int http2QueuedStreams, int webSocketSessions, List<PoolSample> pools) {
 
 		/**
 		 * Copies the pools.

@@ -42,12 +42,13 @@ import dev.ariadne.server.stats.RouteWork;
  * @param http2QueuedStreams the HTTP/2 streams among {@code queued}, for the default pool; else 0
  * @param http2AtLimit the listener's HTTP/2 connections at {@code http2.max-concurrent-streams},
  * for the default pool; else 0
+ * @param webSocketSessions the listener's open WebSocket sessions, for the default pool; else 0
  */
 record Observation(String pool, boolean defaultPool, ServerConfig config, int busy, int max, int queued,
 		int openConnections, long acceptQueueDepth, long acceptQueueDepthRecent, long acceptQueueCapacity,
 		long overflows, Duration averageIdle, Samples samples, List<RouteWork> routeWindow, int windowSeconds,
 		double processCores, double machineBusy, int cores, double averageQueued, long dequeuedInWindow,
-		boolean starvedNow, int http2Connections, int http2QueuedStreams, int http2AtLimit) {
+		boolean starvedNow, int http2Connections, int http2QueuedStreams, int http2AtLimit, int webSocketSessions) {
 
 	/**
 	 * The longest an item may wait for a worker, as the window shows it, for the pool to count

@@ -39,7 +39,8 @@ final class Rules {
 	/** Stall timeout advised when the configured one lets slow clients hold starved workers longer. */
 	private static final Duration SHORT_STALL = Duration.ofSeconds(1);
 
-	private static final String PREFIX = "ariadne.server.";
+	/** What every advised property begins with. */
+	static final String PREFIX = "ariadne.server.";
 
 	private Rules() {
 	}
@@ -51,7 +52,7 @@ final class Rules {
 	 */
 	static Finding decide(Observation o) {
 		if (o.defaultPool()) {
-			Finding listener = listenerFinding(o);
+			Finding listener = ListenerRules.finding(o);
 			if (listener != null) {
 				return listener;
 			}
@@ -61,6 +62,10 @@ final class Rules {
 		}
 		if (o.served()) {
 			return o.cpuSaturated() ? cpuSaturated(o) : null;
+		}
+		if (SessionRules.ownWorkers(o)) {
+			// sessions own their workers whatever their listeners do meanwhile
+			return SessionRules.finding(o);
 		}
 		Samples s = o.samples();
 		boolean sampled = s.total() > 0;
@@ -102,65 +107,7 @@ final class Rules {
 			return workers;
 		}
 		return workers + "; " + count(o.openConnections(), "connections") + " open, " + depth(o.acceptQueueDepth())
-				+ " in the kernel's accept queue";
-	}
-
-	// ---- the listener: connection limit and accept queue
-
-	private static Finding listenerFinding(Observation o) {
-		int maxConnections = o.config().maxConnections();
-		if (o.openConnections() >= maxConnections && Math.max(o.acceptQueueDepth(), o.acceptQueueDepthRecent()) > 0) {
-			long waiting = Math.max(1, o.acceptQueueDepth());
-			String evidence = o.openConnections() + " of " + maxConnections + " connections open (max-connections "
-					+ "reached); " + count(waiting, "clients") + " waiting in the kernel's accept queue";
-			List<Advice> advice = new ArrayList<>();
-			long wanted = o.openConnections() + waiting;
-			advice.add(new Advice(PREFIX + "max-connections", Long.toString(spare(wanted)),
-					wanted + " clients wanted a connection (" + o.openConnections() + " open + " + waiting
-							+ " in the accept queue), with a quarter to spare"));
-			if (o.config().ioModel() == IoModel.BLOCKING) {
-				advice.add(new Advice(PREFIX + "io-model", "event-loop", "in the blocking model each connection "
-						+ "holds a worker; on event-loop an idle connection costs no thread, so max-connections can "
-						+ "be far above threads.max"));
-			}
-			return new Finding(Cause.CONNECTION_LIMIT, evidence, advice);
-		}
-		long capacity = o.acceptQueueCapacity();
-		if (o.overflows() > 0 && capacity > 0 && o.acceptQueueDepthRecent() * 10 >= capacity * 9) {
-			String evidence = "the kernel dropped " + o.overflows() + " connections over the last "
-					+ Diagnosis.INTERVAL.toSeconds() + " s on a full accept queue (ListenOverflows, whole network "
-					+ "namespace); "
-					+ "this listener's queue held up to " + o.acceptQueueDepthRecent() + " of " + capacity;
-			long backlog = spare(capacity + o.overflows());
-			List<Advice> advice = List.of(
-					new Advice(PREFIX + "accept-backlog", Long.toString(backlog),
-							"the queue holds " + capacity + " and " + o.overflows()
-									+ " more connections arrived than it could hold"),
-					new Advice(Advice.SOMAXCONN, Long.toString(backlog), "the kernel caps the backlog at "
-							+ "somaxconn (sysctl); raise it at least as far as accept-backlog"));
-			return new Finding(Cause.ACCEPT_BACKLOG, evidence, advice);
-		}
-		if (o.http2AtLimit() > 0 && o.busy() < o.max()) {
-			return streamLimit(o);
-		}
-		return null;
-	}
-
-	/**
-	 * HTTP/2 connections at their stream limit while workers are free: what their clients hold
-	 * back waits in the clients, where no queue of the server shows it.
-	 */
-	private static Finding streamLimit(Observation o) {
-		int limit = o.config().http2().maxConcurrentStreams();
-		String evidence = count(o.http2AtLimit(), "HTTP/2 connections") + ((o.http2AtLimit() == 1) ? " has" : " have")
-				+ " all " + limit + " of " + ((o.http2AtLimit() == 1) ? "its" : "their") + " streams open (http2.max-concurrent-streams reached) while " + (o.max() - o.busy()) + " of " + o.max()
-				+ " workers are free: their clients hold further requests back, unseen by the server's queue";
-		long raised = Math.min(2L * limit, Integer.MAX_VALUE);
-		List<Advice> advice = List.of(new Advice(PREFIX + "http2.max-concurrent-streams", Long.toString(raised),
-				"the limit, not the pool, holds those clients back (streams that stay open, such as event streams and "
-						+ "long polls, or slow handlers); twice the limit gives each connection room for as many again, "
-						+ "and the request content they may send stays within buffers.budget"));
-		return new Finding(Cause.STREAM_LIMIT, evidence, advice);
+				+ " in the kernel's accept queue" + SessionRules.okEvidence(o);
 	}
 
 	// ---- where the workers are
@@ -189,7 +136,7 @@ final class Rules {
 		String http2 = (o.http2Connections() > 0) ? "; " + count(o.http2Connections(), "HTTP/2 connections")
 				+ " among them, each owning a worker for its frames while its streams wait for others" : "";
 		String evidence = o.busy() + " of " + o.max() + " workers each own a connection until it closes" + sampled
-				+ http2 + "; " + queued(o) + " waiting for a worker, " + movement(o);
+				+ http2 + SessionRules.amongConnections(o) + "; " + queued(o) + " waiting for a worker, " + movement(o);
 		List<Advice> advice = new ArrayList<>();
 		boolean streams = o.http2QueuedStreams() > 0;
 		String served = streams ? "the streams of every connection" : "the " + o.demand() + " connections' requests";
@@ -233,7 +180,7 @@ final class Rules {
 	}
 
 	/** How the queue moved over the window, for evidence: {@code none given one over the last 5 s}. */
-	private static String movement(Observation o) {
+	static String movement(Observation o) {
 		double wait = o.waitSeconds();
 		if (Double.isNaN(wait)) {
 			return "how long they wait is not counted";
@@ -496,11 +443,11 @@ final class Rules {
 		return n + " " + ((n == 1) ? plural.substring(0, plural.length() - 1) : plural);
 	}
 
-	private static int spare(int demand) {
+	static int spare(int demand) {
 		return (int) Math.ceil(demand * SPARE);
 	}
 
-	private static long spare(long demand) {
+	static long spare(long demand) {
 		return (long) Math.ceil(demand * SPARE);
 	}
 

@@ -28,10 +28,14 @@ final class StackClassifier {
 	/** An HTTP/2 stream's request content, which its handler waits for. */
 	private static final String HTTP2_STREAM_BODY = "dev.ariadne.server.protocol.Http2StreamBody";
 
+	/** A connection that switched protocols (a WebSocket session): its thread reads for it in the socket models. */
+	private static final String HTTP1_TUNNEL = "dev.ariadne.server.protocol.Http1Tunnel";
+
 	private static final String[] SERVER_PACKAGES = { CONNECTION, "dev.ariadne.server.blocking.",
 			"dev.ariadne.server.eventloop.", "dev.ariadne.server.virtual.", "dev.ariadne.server.internal.",
 			"dev.ariadne.server.pool.", TRANSPORT, "dev.ariadne.server.protocol.",
-			"dev.ariadne.server.routing.", "dev.ariadne.http.", "dev.ariadne.servlet." };
+			"dev.ariadne.server.routing.", "dev.ariadne.server.websocket.", "dev.ariadne.http.",
+			"dev.ariadne.websocket.", "dev.ariadne.servlet." };
 
 	private static final String[] JDK_PACKAGES = { "java.", "javax.", "jdk.", "sun.", "com.sun." };
 
@@ -109,6 +113,11 @@ final class StackClassifier {
 			else if (type.equals(HTTP2_PROTOCOL) && method.equals("fill")) {
 				// an HTTP/2 connection's own thread waiting for frames: no client is slow, the
 				// connection holds the worker as an idle keep-alive connection does
+				return Activity.Kind.IDLE_CONNECTION;
+			}
+			else if (type.equals(HTTP1_TUNNEL) && method.equals("fetch")) {
+				// a session's thread waiting for its client's next frame: the session owns the worker
+				// as an idle keep-alive connection does
 				return Activity.Kind.IDLE_CONNECTION;
 			}
 			else if (type.equals(HTTP1_BODY) || type.equals(HTTP2_STREAM_BODY)) {

@@ -333,12 +333,12 @@ class RulesTest {
 		assertThat(Rules.poolName("/Reports_2024")).isEqualTo("reports-2024");
 	}
 
-	private static Builder observation(ServerConfig config, int busy, int max, int queued) {
+	static Builder observation(ServerConfig config, int busy, int max, int queued) {
 		return new Builder(config, busy, max, queued);
 	}
 
 	/** Builds observations of the default pool; what is not set is quiet. */
-	private static final class Builder {
+	static final class Builder {
 
 		private final ServerConfig config;
 
@@ -377,6 +377,8 @@ class RulesTest {
 		private int http2QueuedStreams;
 
 		private int http2AtLimit;
+
+		private int webSocketSessions;
 
 		Builder(ServerConfig config, int busy, int max, int queued) {
 			this.config = config;
@@ -424,6 +426,11 @@ class RulesTest {
 			return this;
 		}
 
+		Builder webSocketSessions(int sessions) {
+			this.webSocketSessions = sessions;
+			return this;
+		}
+
 		Builder starvedNow() {
 			this.starvedNow = true;
 			return this;
@@ -445,7 +452,8 @@ class RulesTest {
 			return new Observation("default", true, this.config, this.busy, this.max, this.queued, this.open,
 					this.depth, this.depth, this.capacity, this.overflows, this.idle, this.samples, this.routes, 5,
 					this.processCores, this.machineBusy, 2, (this.averageQueued >= 0) ? this.averageQueued : this.queued,
-					this.dequeued, this.starvedNow, this.http2Connections, this.http2QueuedStreams, this.http2AtLimit);
+					this.dequeued, this.starvedNow, this.http2Connections, this.http2QueuedStreams, this.http2AtLimit,
+					this.webSocketSessions);
 		}
 
 	}

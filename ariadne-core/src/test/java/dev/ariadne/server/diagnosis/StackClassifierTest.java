@@ -43,6 +43,30 @@ class StackClassifierTest {
 								+ "dev.ariadne.server.protocol.Http1Protocol.fill "
 								+ "dev.ariadne.server.transport.SocketLoop.awaitRequest",
 						Activity.Kind.IDLE_CONNECTION, null, null),
+				arguments("blocking worker owning a quiet WebSocket session", Thread.State.RUNNABLE,
+						"*sun.nio.ch.SocketDispatcher.read0 sun.nio.ch.NioSocketImpl.read "
+								+ "dev.ariadne.server.transport.SocketInput.readInto "
+								+ "dev.ariadne.server.transport.SocketInput.read "
+								+ "dev.ariadne.server.transport.SocketWire.read "
+								+ "dev.ariadne.server.protocol.Http1Reader.fillHeld "
+								+ "dev.ariadne.server.protocol.Http1Tunnel.advance "
+								+ "dev.ariadne.server.protocol.Http1Tunnel.fetch "
+								+ "dev.ariadne.server.protocol.Http1Protocol.fetchBody "
+								+ "dev.ariadne.server.transport.SocketHost.lambda$awaitReadable$2 "
+								+ "dev.ariadne.server.transport.SocketLoop.run",
+						Activity.Kind.IDLE_CONNECTION, null, null),
+				arguments("a WebSocket listener waiting in application code", Thread.State.TIMED_WAITING,
+						"java.lang.Thread.sleep0 java.lang.Thread.sleep com.example.Ticker.onText "
+								+ "dev.ariadne.server.websocket.SessionReader.deliver "
+								+ "dev.ariadne.server.websocket.SessionReader.onText "
+								+ "dev.ariadne.websocket.FrameReader.read "
+								+ "dev.ariadne.server.websocket.SessionReader.run",
+						Activity.Kind.WAITING, "Thread.sleep", "com.example.Ticker.onText"),
+				arguments("a session unmasking a frame: the server's work, not the application's", Thread.State.RUNNABLE,
+						"dev.ariadne.websocket.Mask.unmask dev.ariadne.websocket.FrameReader.read "
+								+ "dev.ariadne.server.websocket.SessionReader.run "
+								+ "dev.ariadne.server.transport.SocketLoop.run",
+						Activity.Kind.RUNNING, null, null),
 				arguments("reading the rest of a request head", Thread.State.RUNNABLE,
 						"*sun.nio.ch.Net.poll sun.nio.ch.NioSocketImpl.timedRead "
 								+ "dev.ariadne.server.transport.SocketInput.readInto "
