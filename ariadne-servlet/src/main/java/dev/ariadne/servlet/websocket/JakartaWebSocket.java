@@ -1,0 +1,56 @@
+package dev.ariadne.servlet.websocket;
+
+import java.util.EnumSet;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.websocket.server.ServerContainer;
+
+import dev.ariadne.servlet.ServletStartup;
+
+/**
+ * Jakarta WebSocket 2.2 for a servlet context: publishes a {@link ServerContainer} under the
+ * context attribute {@value #ATTRIBUTE}, where applications and Spring's
+ * {@code StandardWebSocketUpgradeStrategy} and {@code ServerEndpointExporter} look for it, with
+ * Tyrus's engine (endpoints, encoders and decoders, sessions, basic and async remotes) on the
+ * container's standard HTTP upgrade ({@code HttpServletRequest.upgrade}), so that a session is
+ * served as each I/O model serves an upgraded connection.
+ *
+ * <p>Add it to a deployment ({@code ServletDeployment.Builder.initializer}) when Tyrus's
+ * {@code tyrus-server} and the WebSocket API are on the class path; the Spring Boot starter does
+ * it for a servlet application that has Spring's WebSocket support. Registers a filter on
+ * {@code /*}, after the application's, that answers the handshakes of deployed endpoints, and
+ * stops Tyrus's threads when the context is destroyed.
+ */
+public final class JakartaWebSocket implements ServletStartup {
+
+	/** The context attribute of the {@link ServerContainer} (Jakarta WebSocket 2.2, §6.4). */
+	public static final String ATTRIBUTE = "jakarta.websocket.server.ServerContainer";
+
+	/** Creates the startup step. */
+	public JakartaWebSocket() {
+	}
+
+	@Override
+	public void onStartup(ServletContext context) {
+		ServletServerContainer container = new ServletServerContainer(context.getContextPath());
+		context.setAttribute(ATTRIBUTE, container);
+		UpgradeFilter filter = new UpgradeFilter(container);
+		FilterRegistration.Dynamic registration = context.addFilter("jakartaWebSocketUpgrade", filter);
+		registration.setAsyncSupported(true);
+		registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+		context.addListener(filter);
+		context.addListener(new ServletContextListener() {
+
+			@Override
+			public void contextDestroyed(ServletContextEvent event) {
+				container.stop();
+			}
+
+		});
+	}
+
+}
