@@ -18,7 +18,7 @@ public class SecurityConfiguration {
 		http.authorizeHttpRequests(
 				(requests) -> requests.requestMatchers("/secure/**").authenticated().anyRequest().permitAll())
 			.httpBasic(Customizer.withDefaults())
-			.csrf((csrf) -> csrf.ignoringRequestMatchers("/stomp/**"))
+			.csrf((csrf) -> csrf.ignoringRequestMatchers("/stomp/**", "/secure/stomp/**"))
 			.headers((headers) -> headers.frameOptions((frames) -> frames.sameOrigin()));
 		return http.build();
 	}

@@ -8,8 +8,9 @@ import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerCo
 
 /**
  * A STOMP broker (Spring's simple broker on {@code /topic}) behind {@code /stomp} with SockJS
- * (WebSocket, then XHR streaming and polling) and {@code /stomp-ws} without; application
- * destinations under {@code /app}.
+ * (WebSocket, then XHR streaming and polling), the same for authenticated users at
+ * {@code /secure/stomp}, and {@code /stomp-ws} without SockJS; application destinations under
+ * {@code /app}.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSocketMessageBroker
@@ -17,7 +18,7 @@ public class StompConfiguration implements WebSocketMessageBrokerConfigurer {
 
 	@Override
 	public void registerStompEndpoints(StompEndpointRegistry registry) {
-		registry.addEndpoint("/stomp").withSockJS();
+		registry.addEndpoint("/stomp", "/secure/stomp").withSockJS();
 		registry.addEndpoint("/stomp-ws");
 	}
 
