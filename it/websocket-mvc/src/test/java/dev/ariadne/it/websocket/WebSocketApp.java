@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.ariadne.AriadneServer;
+import dev.ariadne.TestCertificates;
 import dev.ariadne.autoconfigure.web.AriadneWebServer;
 import dev.ariadne.server.IoModel;
 
@@ -25,6 +26,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 final class WebSocketApp implements AutoCloseable {
 
 	private static final Map<IoModel, WebSocketApp> SHARED = new EnumMap<>(IoModel.class);
+
+	private static final Map<IoModel, WebSocketApp> SHARED_TLS = new EnumMap<>(IoModel.class);
 
 	private final ConfigurableApplicationContext context;
 
@@ -48,6 +51,22 @@ final class WebSocketApp implements AutoCloseable {
 	static synchronized WebSocketApp shared(IoModel model) {
 		assumeSupported(model);
 		return SHARED.computeIfAbsent(model, WebSocketApp::start);
+	}
+
+	/**
+	 * Returns the application over TLS ({@code server.ssl.*} with the test CA's certificate for
+	 * 127.0.0.1) every test of a model shares, started on first use.
+	 * @param model the I/O model
+	 * @return the running application
+	 */
+	static synchronized WebSocketApp sharedTls(IoModel model) {
+		assumeSupported(model);
+		return SHARED_TLS.computeIfAbsent(model, (key) -> {
+			TestCertificates certificates = TestCertificates.get();
+			return start(key, "--server.ssl.key-store=file:" + certificates.keyStore(),
+					"--server.ssl.key-store-password=" + TestCertificates.PASSWORD,
+					"--server.ssl.key-store-type=PKCS12", "--server.ssl.key-alias=" + TestCertificates.LOCALHOST);
+		});
 	}
 
 	/**
