@@ -153,11 +153,20 @@ final class ChannelWire implements Wire, TrackedConnection {
 			else if (phase == Phase.CLOSING) {
 				discardInput();
 			}
-			else if (!this.demand.fire()) {
+			else if (!this.demand.pending()) {
 				// the client sent more while a worker has the connection, and nobody waits for it
 				// (pipelining, a body nobody reads yet): stop watching until the protocol reads
 				// again or demands. Dropped only here, lazily: a usual turn makes no epoll_ctl
 				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+			}
+			else if (!this.protocol.unparkInput()) {
+				// an idle tunnel gave its buffer back, and none fits the budget now: the reader is
+				// told once one does (resumeReading)
+				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+				this.loop.awaitBuffer(this);
+			}
+			else {
+				this.demand.fire();
 			}
 		}
 	}
@@ -223,6 +232,13 @@ final class ChannelWire implements Wire, TrackedConnection {
 	 */
 	boolean resumeReading() {
 		if (this.protocol.phase() != Phase.READING) {
+			// an idle tunnel whose input arrived while the budget was spent borrows now
+			if (!this.protocol.unparkInput()) {
+				return false;
+			}
+			if (this.demand.pending() && this.key.isValid()) {
+				this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+			}
 			return true;
 		}
 		if (!this.protocol.borrowInput()) {
@@ -373,6 +389,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 	/** Watches for input a thread reading the body waits for; selector thread. */
 	private void watchReadable() {
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+		// an idle connection holds no input buffer, a tunnel's neither
+		this.protocol.parkIdleInput();
 	}
 
 	/** Watches the socket for writability: bytes wait in the write queue. */

@@ -3,6 +3,7 @@ package dev.ariadne.server.protocol;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.RequestHead;
@@ -16,8 +17,13 @@ import dev.ariadne.http.RequestHead;
  * reader finds what is there, and where the wire's own thread reads for it ({@link #fetch}), that
  * thread waits as long.
  *
- * <p>One reader at a time, which owns the input buffer while it reads; the input buffer stays
- * with the connection until it closes.
+ * <p>One reader at a time, which owns the input buffer while it reads. Where the wire pools its
+ * buffers (the event loop), an idle connection holds none, as a keep-alive connection holds none:
+ * once a non-blocking reader found nothing and waits for the client, the wire's own thread gives
+ * the empty buffer back ({@link #park}) and borrows one again when input arrives, before it tells
+ * the reader ({@link #unpark}), so that idle sessions do not hold the buffer budget. The lock
+ * keeps the wire's thread from taking the buffer from a reader that uses it; the wire's thread
+ * only tries it, never waits for it.
  */
 final class Http1Tunnel {
 
@@ -34,6 +40,15 @@ final class Http1Tunnel {
 
 	/** Whether the wire's own thread reads for a non-blocking reader. */
 	private volatile boolean fetching;
+
+	/** Held by a reader while it uses the input buffer, and by the wire's thread to take or give it. */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Whether the input buffer went back to the wire while the reader waits for the client. */
+	private volatile boolean parked;
+
+	/** Whether the connection closed: no buffer comes back after that. */
+	private volatile boolean closed;
 
 	Http1Tunnel(Http1Reader reader, RequestHead head) {
 		this.reader = reader;
@@ -73,8 +88,14 @@ final class Http1Tunnel {
 	 * @return whether the tunnel's input is over
 	 */
 	boolean finished() {
-		ByteBuffer in = this.reader.buffer();
-		return this.ended && (in == null || !in.hasRemaining());
+		this.lock.lock();
+		try {
+			ByteBuffer in = this.reader.buffer();
+			return this.ended && (in == null || !in.hasRemaining());
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -82,8 +103,14 @@ final class Http1Tunnel {
 	 * @return the bytes in the input buffer
 	 */
 	int available() {
-		ByteBuffer in = this.reader.buffer();
-		return (in != null) ? in.remaining() : 0;
+		this.lock.lock();
+		try {
+			ByteBuffer in = this.reader.buffer();
+			return (in != null) ? in.remaining() : 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -95,7 +122,13 @@ final class Http1Tunnel {
 	 * @throws IOException if the connection failed
 	 */
 	int read(byte[] bytes, int offset, int length) throws IOException {
-		return copy(advance(true), bytes, offset, length);
+		this.lock.lock();
+		try {
+			return copy(advance(true), bytes, offset, length);
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -116,7 +149,13 @@ final class Http1Tunnel {
 			// the wire's thread reads for this reader, which is told when it is done
 			return 0;
 		}
-		return copy(advance(false), bytes, offset, length);
+		this.lock.lock();
+		try {
+			return copy(advance(false), bytes, offset, length);
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -131,12 +170,16 @@ final class Http1Tunnel {
 		if (this.fetching) {
 			return false;
 		}
+		this.lock.lock();
 		try {
 			return advance(false) != 0;
 		}
 		catch (IOException ex) {
 			this.failure = ex;
 			return true;
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -146,6 +189,7 @@ final class Http1Tunnel {
 	 */
 	void fetch() {
 		this.fetching = true;
+		this.lock.lock();
 		try {
 			advance(true);
 		}
@@ -153,8 +197,59 @@ final class Http1Tunnel {
 			this.failure = ex;
 		}
 		finally {
+			this.lock.unlock();
 			this.fetching = false;
 		}
+	}
+
+	/**
+	 * Gives the input buffer back to the wire if it is empty and no reader uses it: the reader
+	 * waits for the client. The wire's own thread, when it starts watching for the reader.
+	 */
+	void park() {
+		if (this.closed || !this.lock.tryLock()) {
+			return;
+		}
+		try {
+			ByteBuffer in = this.reader.buffer();
+			if (in != null && !in.hasRemaining() && !this.ended) {
+				this.parked = true;
+				this.reader.releaseInput();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Borrows an input buffer again for a parked reader: input arrived. The wire's own thread,
+	 * before it tells the reader.
+	 * @return false when none fits the budget (the reader is not told yet); true otherwise
+	 */
+	boolean unpark() {
+		if (!this.parked || !this.lock.tryLock()) {
+			// a reader that holds the lock finds no buffer, and waits for the client again
+			return true;
+		}
+		try {
+			if (!this.parked || this.closed) {
+				return true;
+			}
+			if (!this.reader.borrowBuffer()) {
+				return false;
+			}
+			this.parked = false;
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** The connection closed: a parked reader reads its end. The wire's own thread. */
+	void closed() {
+		this.closed = true;
 	}
 
 	/**
@@ -165,6 +260,13 @@ final class Http1Tunnel {
 	private int advance(boolean wait) throws IOException {
 		ByteBuffer in = this.reader.buffer();
 		if (in == null) {
+			if (this.parked && !this.closed) {
+				if (wait) {
+					throw new IOException("A blocking read of a connection whose non-blocking reader waits for input");
+				}
+				// the buffer went back while the reader waited: the wire borrows one when input comes
+				return 0;
+			}
 			// the exchange has ended, and the connection with it
 			return -1;
 		}
