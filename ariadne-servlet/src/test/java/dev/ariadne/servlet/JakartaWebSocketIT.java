@@ -87,6 +87,7 @@ class JakartaWebSocketIT {
 			container.addEndpoint(Rooms.class);
 			container.addEndpoint(Points.class);
 			container.addEndpoint(ServerEndpointConfig.Builder.create(Echo.class, "/echo").build());
+			container.addEndpoint(ServerEndpointConfig.Builder.create(Idle.class, "/idle").build());
 		}
 		catch (DeploymentException ex) {
 			throw new ServletException(ex);
@@ -197,6 +198,21 @@ class JakartaWebSocketIT {
 	}
 
 	@Test
+	void aSessionIdleLongerThanItsTimeoutIsClosedByTheContainer() throws Exception {
+		try (JdkWebSocket client = JdkWebSocket.open(uri("/idle"))) {
+			for (int i = 0; i < 3; i++) {
+				// each message restarts the 500 ms timeout
+				assertThat(client.send("ping " + i).nextText()).isEqualTo("ping " + i);
+				Thread.sleep(100);
+			}
+			assertThat(client.closeCode()).as("Tyrus sends 1000 for its 1006").isEqualTo(1000);
+			assertThat(client.closeReason()).contains("idle timeout");
+			// 1006 and the timeout, or 1000 when Tyrus read the client's answer to its close first
+			assertThat(serverCloses.poll(20, TimeUnit.SECONDS)).startsWith("idle ");
+		}
+	}
+
+	@Test
 	void aPathNoEndpointServesGoesToTheServletsAndIsNotFound() {
 		assertThatThrownBy(() -> JdkWebSocket.open(uri("/nowhere")))
 			.isInstanceOfAny(ExecutionException.class, CompletionException.class)
@@ -271,6 +287,23 @@ class JakartaWebSocketIT {
 
 		@Override
 		public void destroy() {
+		}
+
+	}
+
+	/** Echoes text, and lets the container close it after 500 ms without a message. */
+	public static class Idle extends Endpoint {
+
+		@Override
+		public void onOpen(Session session, EndpointConfig config) {
+			session.setMaxIdleTimeout(500);
+			session.addMessageHandler(String.class,
+					(MessageHandler.Whole<String>) (message) -> session.getAsyncRemote().sendText(message));
+		}
+
+		@Override
+		public void onClose(Session session, CloseReason reason) {
+			serverCloses.add("idle " + reason.getCloseCode().getCode() + " " + reason.getReasonPhrase());
 		}
 
 	}

@@ -23,6 +23,8 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 
 	private final CompletableFuture<Integer> closed = new CompletableFuture<>();
 
+	private volatile String closeReason;
+
 	private final StringBuilder text = new StringBuilder();
 
 	private ByteBuffer binary = ByteBuffer.allocate(0);
@@ -104,8 +106,14 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 		return null;
 	}
 
+	/** The reason of the server's close frame, once {@link #closeCode()} returned. */
+	String closeReason() {
+		return this.closeReason;
+	}
+
 	@Override
 	public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+		this.closeReason = reason;
 		this.messages.add("closed: " + statusCode + " " + reason);
 		this.closed.complete(statusCode);
 		return null;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,6 +41,8 @@ final class ServletServerContainer extends TyrusServerContainer {
 
 	private final TyrusWebSocketEngine engine;
 
+	private final SessionTimers timers = new SessionTimers();
+
 	/** The open sessions of authenticated handshakes by their HTTP session, closed when it ends. */
 	private final Map<HttpSession, Set<TyrusUpgradeHandler>> byHttpSession = new ConcurrentHashMap<>();
 
@@ -75,6 +78,18 @@ final class ServletServerContainer extends TyrusServerContainer {
 	@Override
 	public WebSocketEngine getWebSocketEngine() {
 		return this.engine;
+	}
+
+	/** The sessions' scheduler: one thread, and none for Tyrus's idle timeouts of 0. */
+	@Override
+	public ScheduledExecutorService getScheduledExecutorService() {
+		return this.timers;
+	}
+
+	@Override
+	public void shutdown() {
+		super.shutdown();
+		this.timers.shutdown();
 	}
 
 	@Override
