@@ -18,6 +18,8 @@ public final class Main {
 			                                   selectors, http2.enabled
 			  idle    <port> <n> <seconds>     open n keep-alive connections, one request each, hold them
 			  fairness <port> <conns> <seconds> per-connection request loops; who got served, how soon
+			  ws idle <port> <path> <n> <seconds>              hold n idle WebSocket sessions
+			  ws echo <port> <path> <n> <warmup> <seconds> <bytes>  closed-loop text echo over n sessions
 			  report  <results.tsv>            print the markdown tables for a run's results
 			""";
 
@@ -37,6 +39,7 @@ public final class Main {
 			case "ariadne" -> AriadneLauncher.main(rest);
 			case "idle" -> IdleClient.main(rest);
 			case "fairness" -> FairnessClient.main(rest);
+			case "ws" -> WebSocketLoad.main(rest);
 			case "report" -> Report.main(rest);
 			default -> {
 				System.err.print(USAGE);

@@ -1,7 +1,9 @@
 package dev.ariadne.it.websocket;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
@@ -11,13 +13,14 @@ import org.springframework.web.socket.server.standard.ServletServerContainerFact
 /**
  * The echo handler at {@code /echo} (anyone) and {@code /secure/echo} (authenticated users), the
  * {@code @ServerEndpoint} classes, and the container's message size limits as Spring's reference
- * sets them: 512 KiB.
+ * sets them: {@code app.websocket.max-message-size}, 512 KiB unless set, the container's own
+ * default when set to 0 (Tomcat's 8 KiB, Ariadne's 64 KiB).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSocket
 public class EchoConfiguration implements WebSocketConfigurer {
 
-	/** The largest text or binary message the container takes. */
+	/** The largest text or binary message the container takes, unless set otherwise. */
 	public static final int MAX_MESSAGE_SIZE = 512 * 1024;
 
 	private final EchoHandler echo;
@@ -39,10 +42,13 @@ public class EchoConfiguration implements WebSocketConfigurer {
 	}
 
 	@Bean
-	ServletServerContainerFactoryBean webSocketContainer() {
+	ServletServerContainerFactoryBean webSocketContainer(
+			@Value("${app.websocket.max-message-size:" + MAX_MESSAGE_SIZE + "B}") DataSize limit) {
 		ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
-		container.setMaxTextMessageBufferSize(MAX_MESSAGE_SIZE);
-		container.setMaxBinaryMessageBufferSize(MAX_MESSAGE_SIZE);
+		if (limit.toBytes() > 0) {
+			container.setMaxTextMessageBufferSize((int) limit.toBytes());
+			container.setMaxBinaryMessageBufferSize((int) limit.toBytes());
+		}
 		return container;
 	}
 
