@@ -2,8 +2,10 @@ package dev.ariadne.servlet;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
+import java.security.Principal;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
@@ -11,8 +13,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.servlet.Filter;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpSession;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.DecodeException;
 import jakarta.websocket.Decoder;
@@ -58,6 +64,9 @@ class JakartaWebSocketIT {
 
 	static final BlockingQueue<String> serverCloses = new LinkedBlockingQueue<>();
 
+	/** The HTTP session the authenticating filter made last. */
+	static volatile HttpSession lastSession;
+
 	private final IoModel model;
 
 	private ServletServer server;
@@ -92,6 +101,24 @@ class JakartaWebSocketIT {
 		catch (DeploymentException ex) {
 			throw new ServletException(ex);
 		}
+		// authenticates a request that names its user, in an HTTP session, ahead of the container's filter
+		context.addFilter("user", (Filter) (request, response, chain) -> {
+			HttpServletRequest http = (HttpServletRequest) request;
+			String user = http.getHeader("X-User");
+			if (user == null) {
+				chain.doFilter(request, response);
+				return;
+			}
+			lastSession = http.getSession(true);
+			chain.doFilter(new HttpServletRequestWrapper(http) {
+
+				@Override
+				public Principal getUserPrincipal() {
+					return () -> user;
+				}
+
+			}, response);
+		}).addMappingForUrlPatterns(null, false, "/*");
 		context.addServlet("dynamic", Servlets.of((request, response) -> {
 			String id = request.getPathInfo().substring(1);
 			ServerEndpointConfig config = ServerEndpointConfig.Builder.create(Echo.class, "/dynamic/{id}")
@@ -209,6 +236,18 @@ class JakartaWebSocketIT {
 			assertThat(client.closeReason()).contains("idle timeout");
 			// 1006 and the timeout, or 1000 when Tyrus read the client's answer to its close first
 			assertThat(serverCloses.poll(20, TimeUnit.SECONDS)).startsWith("idle ");
+		}
+	}
+
+	@Test
+	void anAuthenticatedSessionClosesWith1008WhenItsHttpSessionEnds() throws Exception {
+		lastSession = null;
+		try (JdkWebSocket client = JdkWebSocket.open(HttpClient.newHttpClient(), uri("/rooms/private"),
+				Map.of("X-User", "alice"))) {
+			assertThat(client.send("hello").nextText()).isEqualTo("private:hello");
+			lastSession.invalidate();
+			assertThat(client.closeCode()).isEqualTo(1008);
+			assertThat(serverCloses.poll(20, TimeUnit.SECONDS)).startsWith("rooms 1008 ");
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -37,15 +38,23 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 	/**
 	 * Opens a WebSocket.
 	 * @param uri where
-	 * @param subprotocols the subprotocols to offer
 	 * @return the open client
 	 */
-	static JdkWebSocket open(URI uri, String... subprotocols) throws Exception {
+	static JdkWebSocket open(URI uri) throws Exception {
+		return open(HttpClient.newHttpClient(), uri, Map.of());
+	}
+
+	/**
+	 * Opens a WebSocket with fields of its own in the handshake.
+	 * @param http the HTTP client
+	 * @param uri where
+	 * @param fields fields of the handshake request
+	 * @return the open client
+	 */
+	static JdkWebSocket open(HttpClient http, URI uri, Map<String, String> fields) throws Exception {
 		JdkWebSocket client = new JdkWebSocket();
-		WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(TIMEOUT);
-		if (subprotocols.length > 0) {
-			builder.subprotocols(subprotocols[0], java.util.Arrays.copyOfRange(subprotocols, 1, subprotocols.length));
-		}
+		WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(TIMEOUT);
+		fields.forEach(builder::header);
 		client.socket = builder.buildAsync(uri, client).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 		return client;
 	}

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.condition.SearchStrategy;
 import org.springframework.boot.web.server.autoconfigure.servlet.ServletWebServerConfiguration;
 import org.springframework.boot.web.server.servlet.ServletWebServerFactory;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -54,6 +55,11 @@ public final class AriadneServletWebServerAutoConfiguration {
 		@Bean
 		AriadneWebSocketCustomizer ariadneWebSocketCustomizer() {
 			return new AriadneWebSocketCustomizer();
+		}
+
+		@Bean
+		AriadneWebSocketShutdown ariadneWebSocketShutdown(ApplicationContext context) {
+			return new AriadneWebSocketShutdown(context);
 		}
 
 	}

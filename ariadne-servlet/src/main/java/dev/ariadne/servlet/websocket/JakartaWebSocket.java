@@ -23,7 +23,8 @@ import dev.ariadne.servlet.ServletStartup;
  * {@code tyrus-server} and the WebSocket API are on the class path; the Spring Boot starter does
  * it for a servlet application that has Spring's WebSocket support. Registers a filter on
  * {@code /*}, after the application's, that answers the handshakes of deployed endpoints, and
- * stops Tyrus's threads when the context is destroyed.
+ * stops Tyrus's threads when the context is destroyed. When a server stops, {@link #goingAway}
+ * closes the sessions with 1001.
  */
 public final class JakartaWebSocket implements ServletStartup {
 
@@ -32,6 +33,19 @@ public final class JakartaWebSocket implements ServletStartup {
 
 	/** Creates the startup step. */
 	public JakartaWebSocket() {
+	}
+
+	/**
+	 * Closes every open session of a servlet context with 1001 (going away), as a server that
+	 * stops does; call it when a graceful shutdown begins, so that clients learn it at once
+	 * instead of at the end of the grace period, when their connections are cut. The Spring
+	 * Boot starter does it.
+	 * @param context the servlet context
+	 * @return how many sessions were open, 0 when the context has no container of this class
+	 */
+	public static int goingAway(ServletContext context) {
+		Object container = context.getAttribute(ATTRIBUTE);
+		return (container instanceof ServletServerContainer servlet) ? servlet.goingAway() : 0;
 	}
 
 	@Override

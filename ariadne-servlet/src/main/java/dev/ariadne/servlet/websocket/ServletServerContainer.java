@@ -46,6 +46,9 @@ final class ServletServerContainer extends TyrusServerContainer {
 	/** The open sessions of authenticated handshakes by their HTTP session, closed when it ends. */
 	private final Map<HttpSession, Set<TyrusUpgradeHandler>> byHttpSession = new ConcurrentHashMap<>();
 
+	/** Every open session, closed with 1001 when the server goes away. */
+	private final Set<TyrusUpgradeHandler> open = ConcurrentHashMap.newKeySet();
+
 	ServletServerContainer(String contextPath) {
 		super((Set<Class<?>>) null);
 		this.contextPath = contextPath;
@@ -136,8 +139,10 @@ final class ServletServerContainer extends TyrusServerContainer {
 	}
 
 	/**
-	 * A handshake succeeded: the session's connection gets its limits, and an authenticated
-	 * one is closed when its HTTP session ends.
+	 * A handshake succeeded: the session's connection gets its limits; once it opens it is
+	 * counted among the open sessions, and an authenticated one is closed when its HTTP session
+	 * ends. A connection that never opens (its client left before the {@code 101}) is never
+	 * counted, so nothing keeps it.
 	 * @param handler the session's connection, not yet initialised
 	 * @param upgrade Tyrus's handshake
 	 * @param request the handshake request
@@ -145,16 +150,34 @@ final class ServletServerContainer extends TyrusServerContainer {
 	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request) {
 		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize());
 		HttpSession session = (request.getUserPrincipal() != null) ? request.getSession(false) : null;
-		if (session == null) {
-			handler.prepare(upgrade, guard, (ended) -> {
-			});
-			return;
+		handler.prepare(upgrade, guard, (opened) -> {
+			this.open.add(opened);
+			if (session != null) {
+				this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(opened);
+			}
+		}, (ended) -> {
+			this.open.remove(ended);
+			if (session != null) {
+				this.byHttpSession.computeIfPresent(session, (key, handlers) -> {
+					handlers.remove(ended);
+					return handlers.isEmpty() ? null : handlers;
+				});
+			}
+		});
+	}
+
+	/**
+	 * The server goes away: every open session closes with 1001 (RFC 6455 §7.4.1), as Tomcat's
+	 * and Jetty's containers close theirs when they stop.
+	 * @return how many sessions were open
+	 */
+	int goingAway() {
+		int count = 0;
+		for (TyrusUpgradeHandler handler : this.open) {
+			handler.goingAway();
+			count++;
 		}
-		this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(handler);
-		handler.prepare(upgrade, guard, (ended) -> this.byHttpSession.computeIfPresent(session, (key, handlers) -> {
-			handlers.remove(ended);
-			return handlers.isEmpty() ? null : handlers;
-		}));
+		return count;
 	}
 
 	/**

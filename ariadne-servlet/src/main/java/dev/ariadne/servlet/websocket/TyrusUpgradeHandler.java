@@ -39,9 +39,13 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	private static final CloseReason TOO_BIG = new CloseReason(CloseCodes.TOO_BIG,
 			"A frame over the message size limit");
 
+	private static final CloseReason GOING_AWAY = new CloseReason(CloseCodes.GOING_AWAY, "The server is stopping");
+
 	private UpgradeInfo upgrade;
 
 	private FrameGuard guard;
+
+	private Consumer<TyrusUpgradeHandler> onOpen;
 
 	private Consumer<TyrusUpgradeHandler> onEnd;
 
@@ -61,11 +65,14 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	 * Gives the handler what the handshake decided, before the container calls {@link #init}.
 	 * @param upgrade Tyrus's successful handshake
 	 * @param guard the frame size limits
+	 * @param onOpen called once when the connection opens, before the endpoint's {@code onOpen}
 	 * @param onEnd called once when the connection ends
 	 */
-	void prepare(UpgradeInfo upgrade, FrameGuard guard, Consumer<TyrusUpgradeHandler> onEnd) {
+	void prepare(UpgradeInfo upgrade, FrameGuard guard, Consumer<TyrusUpgradeHandler> onOpen,
+			Consumer<TyrusUpgradeHandler> onEnd) {
 		this.upgrade = upgrade;
 		this.guard = guard;
+		this.onOpen = onOpen;
 		this.onEnd = onEnd;
 	}
 
@@ -76,6 +83,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 			this.in = webConnection.getInputStream();
 			// the container holds the reader's callbacks until init has returned
 			this.in.setReadListener(this);
+			this.onOpen.accept(this);
 			// the endpoint's onOpen runs here: it may send, and may close the session
 			this.connection = this.upgrade.createConnection(
 					new ConnectionWriter(webConnection, webConnection.getOutputStream()), (reason) -> end());
@@ -85,6 +93,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		}
 		finally {
 			this.upgrade = null;
+			this.onOpen = null;
 		}
 	}
 
@@ -140,9 +149,18 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	 * with 1008 (policy violation).
 	 */
 	void httpSessionEnded() {
+		closeWith(new CloseReason(CloseCodes.VIOLATED_POLICY, "The HTTP session ended"));
+	}
+
+	/** Closes the session because the server stops: with 1001 (going away). */
+	void goingAway() {
+		closeWith(GOING_AWAY);
+	}
+
+	private void closeWith(CloseReason reason) {
 		Connection connection = this.connection;
 		if (connection != null && !this.ended.get()) {
-			connection.close(new CloseReason(CloseCodes.VIOLATED_POLICY, "The HTTP session ended"));
+			connection.close(reason);
 			end();
 		}
 	}
