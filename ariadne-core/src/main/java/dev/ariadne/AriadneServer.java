@@ -6,20 +6,20 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.ariadne.server.Handler;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.accesslog.LogOutput;
 import dev.ariadne.server.connection.ConnectionContext;
 import dev.ariadne.server.connection.ConnectionRegistry;
 import dev.ariadne.server.connection.RequestEvents;
@@ -34,6 +34,8 @@ import dev.ariadne.server.stats.RequestListener;
 import dev.ariadne.server.stats.ServerStats;
 import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
+import dev.ariadne.server.websocket.WebSocketHandler;
+import dev.ariadne.server.websocket.WebSocketSessions;
 
 /**
  * An HTTP/1.1 server: one listening socket, served by the configured {@link IoModel}.
@@ -70,6 +72,10 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final Diagnosis diagnosis;
 
+	private final ServerAccessLog accessLog;
+
+	private final WebSocketSessions webSockets;
+
 	private final Object lifecycle = new Object();
 
 	private State state = State.NEW;
@@ -81,36 +87,22 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis,
-			Protocol.Factory firstProtocol) {
-		checkRoutePools(config, router);
+			Protocol.Factory firstProtocol, LogOutput accessLogOutput, WebSocketSessions webSockets) {
+		RoutePoolChecks.check(config, router);
 		this.config = config;
 		this.router = router;
+		this.webSockets = webSockets;
 		this.registry = new ConnectionRegistry(config.maxConnections());
 		RoutePools routePools = new RoutePools(config);
-		RequestEvents events = new RequestEvents(listeners, diagnosis ? poolNames(config) : null);
+		this.accessLog = new ServerAccessLog(config, Clock.systemDefaultZone(), accessLogOutput);
+		RequestEvents events = new RequestEvents(config.name(), listeners,
+				diagnosis ? RoutePoolChecks.poolNames(config) : null, this.accessLog.log());
 		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events);
 		this.tls = context.tls();
 		this.transport = Transports.create(context, firstProtocol);
 		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget(),
-				this.tls);
+				this.tls, webSockets);
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
-	}
-
-	/** Every pool a route may run in: the model's own, then the route pools. */
-	private static List<String> poolNames(ServerConfig config) {
-		List<String> names = new ArrayList<>();
-		names.add(Route.DEFAULT_POOL);
-		names.addAll(config.pools().keySet());
-		return names;
-	}
-
-	private static void checkRoutePools(ServerConfig config, Router router) {
-		for (Route route : router.routes()) {
-			if (!Route.DEFAULT_POOL.equals(route.pool()) && !config.pools().containsKey(route.pool())) {
-				throw new IllegalArgumentException("Route " + route.method() + " " + route.template() + " runs in pool '"
-						+ route.pool() + "', which is not configured (ariadne.server.pools." + route.pool() + ".threads)");
-			}
-		}
 	}
 
 	private static String readVersion() {
@@ -154,13 +146,17 @@ public final class AriadneServer implements AutoCloseable {
 				throw new IllegalStateException("Server '" + this.config.name() + "' was already started");
 			}
 			try {
+				this.accessLog.start();
 				this.transport.start();
 			}
 			catch (IOException ex) {
-				this.transport.close();
-				this.state = State.STOPPED;
+				failStart();
 				throw new UncheckedIOException("Ariadne could not listen on " + describeBind() + ": " + ex.getMessage(),
 						ex);
+			}
+			catch (UncheckedIOException ex) {
+				failStart();
+				throw ex;
 			}
 			this.state = State.RUNNING;
 			if (this.diagnosis != null) {
@@ -172,6 +168,12 @@ public final class AriadneServer implements AutoCloseable {
 		// its timestamps, and would write nothing, then or later
 		logger.log(Level.INFO, () -> "Ariadne '" + this.config.name() + "' (" + this.config.ioModel().value()
 				+ ") listening on " + localAddress());
+	}
+
+	private void failStart() {
+		this.transport.close();
+		this.accessLog.close();
+		this.state = State.STOPPED;
 	}
 
 	private String describeBind() {
@@ -244,10 +246,15 @@ public final class AriadneServer implements AutoCloseable {
 	/** Drains the connections of a server whose state is {@code DRAINING} already. */
 	private boolean drain(Duration gracePeriod) {
 		stopDiagnosis();
+		// open WebSocket sessions are told first (1001), while the pools take work
+		this.webSockets.shutdown(gracePeriod);
 		try {
 			return this.transport.shutdown(gracePeriod);
 		}
 		finally {
+			this.webSockets.stop();
+			// the exchanges have ended: the access log's last lines are written before the drain ends
+			this.accessLog.close();
 			synchronized (this.lifecycle) {
 				this.state = State.STOPPED;
 			}
@@ -256,22 +263,31 @@ public final class AriadneServer implements AutoCloseable {
 
 	/**
 	 * Stops now: closes the listening socket and every connection, requests in flight
-	 * included. During a graceful shutdown, cuts it short.
+	 * included. During a graceful shutdown, cuts it short. The access log's last lines are
+	 * written before it returns.
 	 */
 	public void stop() {
+		State previous;
 		synchronized (this.lifecycle) {
-			State previous = this.state;
+			previous = this.state;
 			if (previous == State.DRAINING) {
 				this.registry.forceClose();
-				return;
 			}
-			this.state = State.STOPPED;
-			if (previous != State.RUNNING) {
-				return;
+			else {
+				this.state = State.STOPPED;
 			}
+		}
+		if (previous == State.DRAINING) {
+			// the drain, cut short, ends at once and closes the log
+			this.accessLog.awaitClosed();
+		}
+		if (previous != State.RUNNING) {
+			return;
 		}
 		stopDiagnosis();
 		this.transport.shutdown(Duration.ZERO);
+		this.webSockets.stop();
+		this.accessLog.close();
 	}
 
 	private void stopDiagnosis() {
@@ -338,6 +354,15 @@ public final class AriadneServer implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the WebSocket sessions of this server's routes ({@link WebSocketHandler}), under its
+	 * {@code websocket.*} settings, for an adapter that opens sessions of its own among them.
+	 * @return the sessions
+	 */
+	public WebSocketSessions webSockets() {
+		return this.webSockets;
+	}
+
+	/**
 	 * Returns the configuration.
 	 * @return the configuration
 	 */
@@ -382,18 +407,31 @@ public final class AriadneServer implements AutoCloseable {
 
 		private Protocol.Factory firstProtocol = Http1Protocol::new;
 
+		private LogOutput accessLogOutput;
+
+		private final WebSocketSessions webSockets;
+
 		private Builder(ServerConfig config) {
 			this.config = Objects.requireNonNull(config, "config");
+			this.webSockets = new WebSocketSessions(config);
 		}
 
 		/**
-		 * Adds a route.
+		 * Adds a route. A route whose handler is a {@link WebSocketHandler} runs its sessions
+		 * among the server's, under its {@code websocket.*} settings.
 		 * @param route the route
 		 * @return this builder
 		 */
 		public Builder route(Route route) {
-			this.router.route(route);
+			this.router.route(bindWebSocket(route));
 			return this;
+		}
+
+		private Route bindWebSocket(Route route) {
+			if (route.handler() instanceof WebSocketHandler handler && handler.sessions() == null) {
+				return new Route(route.method(), route.template(), handler.bind(this.webSockets), route.pool());
+			}
+			return route;
 		}
 
 		/**
@@ -402,7 +440,7 @@ public final class AriadneServer implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder routes(Iterable<Route> routes) {
-			routes.forEach(this.router::route);
+			routes.forEach(this::route);
 			return this;
 		}
 
@@ -428,25 +466,8 @@ public final class AriadneServer implements AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder fallback(Handler handler, FallbackPools pools) {
-			this.router.fallback(handler, checkedPools(Objects.requireNonNull(pools, "pools"), this.config));
+			this.router.fallback(handler, RoutePoolChecks.checked(Objects.requireNonNull(pools, "pools"), this.config));
 			return this;
-		}
-
-		private static FallbackPools checkedPools(FallbackPools pools, ServerConfig config) {
-			Set<String> reported = ConcurrentHashMap.newKeySet();
-			return (method, path) -> {
-				String pool = pools.pool(method, path);
-				if (pool == null || Route.DEFAULT_POOL.equals(pool) || config.pools().containsKey(pool)) {
-					return (pool != null) ? pool : Route.DEFAULT_POOL;
-				}
-				if (reported.add(pool)) {
-					System.getLogger(AriadneServer.class.getName())
-						.log(System.Logger.Level.WARNING, "Fallback requests picked pool '" + pool
-								+ "', which is not configured (ariadne.server.pools." + pool
-								+ ".threads); running them in the default pool");
-				}
-				return Route.DEFAULT_POOL;
-			};
 		}
 
 		/**
@@ -483,6 +504,16 @@ public final class AriadneServer implements AutoCloseable {
 		}
 
 		/**
+		 * Sets where the access log writes instead of its file: for the tests of its last lines.
+		 * @param output the output
+		 * @return this builder
+		 */
+		Builder accessLogOutput(LogOutput output) {
+			this.accessLogOutput = output;
+			return this;
+		}
+
+		/**
 		 * Builds the server, not yet started.
 		 * @return the server
 		 * @throws IllegalArgumentException if routes conflict
@@ -490,7 +521,7 @@ public final class AriadneServer implements AutoCloseable {
 		 */
 		public AriadneServer build() {
 			return new AriadneServer(this.config, this.router.build(), List.copyOf(this.listeners), this.diagnosis,
-					this.firstProtocol);
+					this.firstProtocol, this.accessLogOutput, this.webSockets);
 		}
 
 	}

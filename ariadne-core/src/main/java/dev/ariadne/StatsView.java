@@ -22,6 +22,7 @@ import dev.ariadne.server.stats.StreamCount;
 import dev.ariadne.server.stats.TlsProtocol;
 import dev.ariadne.server.tls.TlsEndpoint;
 import dev.ariadne.server.transport.Transport;
+import dev.ariadne.server.websocket.WebSocketSessions;
 
 /**
  * The read-only statistics of one server: every figure is read from the part that keeps it
@@ -43,8 +44,10 @@ final class StatsView implements ServerStats {
 
 	private final TlsEndpoint tls;
 
+	private final WebSocketSessions webSockets;
+
 	StatsView(ServerConfig config, ConnectionRegistry registry, RoutePools routePools, Transport transport,
-			RequestEvents events, BufferBudget budget, TlsEndpoint tls) {
+			RequestEvents events, BufferBudget budget, TlsEndpoint tls, WebSocketSessions webSockets) {
 		this.config = config;
 		this.registry = registry;
 		this.routePools = routePools;
@@ -52,6 +55,7 @@ final class StatsView implements ServerStats {
 		this.events = events;
 		this.budget = budget;
 		this.tls = tls;
+		this.webSockets = webSockets;
 	}
 
 	@Override
@@ -109,7 +113,20 @@ final class StatsView implements ServerStats {
 
 	@Override
 	public long rejected(RejectReason reason) {
+		if (reason == RejectReason.WEBSOCKET_SESSIONS) {
+			return this.webSockets.refused();
+		}
 		return this.registry.rejections(reason);
+	}
+
+	@Override
+	public int webSocketSessions() {
+		return this.webSockets.active();
+	}
+
+	@Override
+	public long webSocketMessages(boolean inbound) {
+		return inbound ? this.webSockets.messagesIn() : this.webSockets.messagesOut();
 	}
 
 	@Override
@@ -177,6 +194,11 @@ final class StatsView implements ServerStats {
 	@Override
 	public List<RouteWork> routeWork(String pool) {
 		return this.events.routeWork(pool);
+	}
+
+	@Override
+	public long accessLogDropped() {
+		return this.events.accessLogDropped();
 	}
 
 }

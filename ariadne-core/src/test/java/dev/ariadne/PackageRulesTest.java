@@ -35,6 +35,8 @@ class PackageRulesTest {
 
 	private static final String API = "dev.ariadne.server";
 
+	private static final String SESSIONS = "dev.ariadne.server.websocket..";
+
 	private static final String STATS = "dev.ariadne.server.stats..";
 
 	private static final String INTERNAL = "dev.ariadne.server.internal..";
@@ -53,6 +55,8 @@ class PackageRulesTest {
 
 	private static final String TLS = "dev.ariadne.server.tls..";
 
+	private static final String ACCESS_LOG = "dev.ariadne.server.accesslog..";
+
 	/** The JDK's TLS API, which the layers that deal with TLS may use beside {@code java.*}. */
 	private static final String JSSE = "javax.net.ssl..";
 
@@ -69,13 +73,19 @@ class PackageRulesTest {
 	static final ArchRule websocketCodecImportsOnlyJavaAndTheCodec = mayImport(WEBSOCKET, HTTP);
 
 	@ArchTest
+	static final ArchRule websocketSessionsImportOnlyTheApiAndTheCodec = mayImport(SESSIONS, API, WEBSOCKET, HTTP, STATS);
+
+	@ArchTest
 	static final ArchRule statisticsImportOnlyJava = mayImport(STATS);
 
 	@ArchTest
 	static final ArchRule internalsImportOnlyJava = mayImport(INTERNAL);
 
 	@ArchTest
-	static final ArchRule apiImportsOnlyCodecAndStatistics = mayImport(API, HTTP, STATS, JSSE);
+	static final ArchRule apiImportsOnlyCodecStatisticsAndTheAccessLog = mayImport(API, HTTP, STATS, ACCESS_LOG, JSSE);
+
+	@ArchTest
+	static final ArchRule accessLogImportsOnlyTheCodec = mayImport(ACCESS_LOG, HTTP);
 
 	@ArchTest
 	static final ArchRule tlsImportsOnlyApiStatisticsAndInternals = mayImport(TLS, API, STATS, INTERNAL, JSSE);
@@ -88,7 +98,7 @@ class PackageRulesTest {
 
 	@ArchTest
 	static final ArchRule connectionImportsNoTransportAndNoModel = mayImport(CONNECTION, HTTP, API, ROUTING, STATS,
-			INTERNAL, POOL, TLS, JSSE);
+			INTERNAL, POOL, TLS, ACCESS_LOG, JSSE);
 
 	@ArchTest
 	static final ArchRule protocolImportsNoTransportAndNoModel = mayImport(PROTOCOL, HTTP, HTTP2, API, ROUTING, STATS,

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.TlsConfig;
 
@@ -77,7 +78,21 @@ public record AdditionalListener(String name, String property, int port, InetAdd
 			.address((this.address != null) ? this.address : application.address())
 			.tls(this.tls)
 			.http2Enabled((this.http2Enabled != null) ? this.http2Enabled : application.http2Enabled())
+			.accessLog(accessLog(application.accessLog()))
 			.build();
+	}
+
+	/**
+	 * The listener's access log: the application's settings, into files of its own whose names
+	 * start with the listener's name ({@code app-8443_access_log.2026-12-01.log}), as the
+	 * management listener's start with {@code management_}; two writers never share a file.
+	 * Lines to standard output stay there, beside the application's.
+	 */
+	private AccessLogConfig accessLog(AccessLogConfig application) {
+		if (!application.enabled() || application.console()) {
+			return application;
+		}
+		return application.toBuilder().prefix(this.name + "_" + application.prefix()).build();
 	}
 
 	/**

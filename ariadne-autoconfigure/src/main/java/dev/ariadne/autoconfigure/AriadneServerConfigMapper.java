@@ -1,14 +1,18 @@
 package dev.ariadne.autoconfigure;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.ContentLimits;
 import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.WebSocketConfig;
 
 import org.springframework.boot.cloud.CloudPlatform;
 import org.springframework.boot.context.properties.PropertyMapper;
@@ -100,11 +104,13 @@ final class AriadneServerConfigMapper {
 		map.from(keepAlive::getReleaseThreshold).to(builder::keepAliveReleaseThreshold);
 		map.from(properties.getHttp2()::isEnabled).to(builder::http2Enabled);
 		map.from(properties.getHttp2()).as(this::http2).to(builder::http2);
+		map.from(properties.getWebsocket()).as(this::webSocket).to(builder::webSocket);
 		AriadneServerProperties.Forwarded forwarded = properties.getForwarded();
 		// unset: on where the platform's ingress forwards, as Boot decides for Tomcat and Jetty
 		boolean enabled = (forwarded.getEnabled() != null) ? forwarded.getEnabled() : usingForwardHeaders();
 		builder.forwarded(new ForwardedConfig(enabled,
 				(forwarded.getTrustedProxies() != null) ? forwarded.getTrustedProxies() : List.of()));
+		builder.accessLog(accessLog(properties.getAccesslog()));
 		AriadneServerProperties.Request request = properties.getRequest();
 		map.from(request::getHeaderTimeout).to(builder::headerTimeout);
 		map.from(request).as(this::limits).to(builder::limits);
@@ -117,6 +123,36 @@ final class AriadneServerConfigMapper {
 		map.from(properties.getShutdown()::getGracePeriod).as(this::defaultWithinPhase).to(builder::shutdownGracePeriod);
 		map.from(properties.getBuffers()::getBudget).as(DataSize::toBytes).to(builder::bufferBudget);
 		properties.getPools().forEach((name, pool) -> builder.pool(name, pool(name, pool)));
+	}
+
+	private AccessLogConfig accessLog(AriadneServerProperties.Accesslog log) {
+		String pattern = log.getPattern();
+		return AccessLogConfig.builder()
+			.enabled(log.isEnabled())
+			.format(log.getFormat())
+			.pattern((pattern != null && !pattern.isBlank()) ? pattern : null)
+			.console(log.isConsole())
+			.directory(directory(log.getDirectory()))
+			.prefix(log.getPrefix())
+			.suffix(log.getSuffix())
+			.fileDateFormat(log.getFileDateFormat())
+			.rotate(log.isRotate())
+			.maxDays(log.getMaxDays())
+			.queueCapacity(log.getQueueCapacity())
+			.build();
+	}
+
+	private Path directory(String directory) {
+		String property = PREFIX + "accesslog.directory";
+		if (directory == null || directory.isBlank()) {
+			throw invalidProperty(property, directory, "must name a directory");
+		}
+		try {
+			return Path.of(directory);
+		}
+		catch (InvalidPathException ex) {
+			throw invalidProperty(property, directory, "must be a path (" + ex.getMessage() + ")");
+		}
 	}
 
 	private boolean usingForwardHeaders() {
@@ -144,6 +180,14 @@ final class AriadneServerConfigMapper {
 				orDefault(http2.getMaxResets(), defaults.maxResets()),
 				(http2.getRateWindow() != null) ? http2.getRateWindow() : defaults.rateWindow(),
 				(http2.getWriteTimeout() != null) ? http2.getWriteTimeout() : defaults.writeTimeout());
+	}
+
+	private WebSocketConfig webSocket(AriadneServerProperties.WebSocket webSocket) {
+		WebSocketConfig defaults = WebSocketConfig.DEFAULTS;
+		return new WebSocketConfig(webSocket.getIdleTimeout(), webSocket.getPingInterval(),
+				intBytes("websocket.max-message-size", webSocket.getMaxMessageSize(), defaults.maxMessageSize()),
+				intBytes("websocket.max-frame-size", webSocket.getMaxFrameSize(), defaults.maxFrameSize()),
+				webSocket.getMaxSessions(), webSocket.isPermessageDeflate());
 	}
 
 	private static int orDefault(Integer value, int defaultValue) {

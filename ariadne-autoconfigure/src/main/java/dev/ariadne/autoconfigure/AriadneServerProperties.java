@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.TlsConfig;
@@ -69,7 +70,11 @@ public class AriadneServerProperties {
 
 	private final Http2 http2 = new Http2();
 
+	private final WebSocket websocket = new WebSocket();
+
 	private final Forwarded forwarded = new Forwarded();
+
+	private final Accesslog accesslog = new Accesslog();
 
 	private final Request request = new Request();
 
@@ -228,11 +233,27 @@ public class AriadneServerProperties {
 	}
 
 	/**
+	 * Returns the WebSocket settings.
+	 * @return the settings
+	 */
+	public WebSocket getWebsocket() {
+		return this.websocket;
+	}
+
+	/**
 	 * Returns the forwarded-headers settings.
 	 * @return the settings
 	 */
 	public Forwarded getForwarded() {
 		return this.forwarded;
+	}
+
+	/**
+	 * Returns the access-log settings.
+	 * @return the settings
+	 */
+	public Accesslog getAccesslog() {
+		return this.accesslog;
 	}
 
 	/**
@@ -550,6 +571,250 @@ public class AriadneServerProperties {
 		 */
 		public void setTrustedProxies(List<String> trustedProxies) {
 			this.trustedProxies = trustedProxies;
+		}
+
+	}
+
+	/**
+	 * Access log: a line per exchange, written by a thread of its own off the request path.
+	 */
+	public static class Accesslog {
+
+		/**
+		 * Whether exchanges are logged. The management listener, when it has a port of its own,
+		 * logs too, to files whose names start with management_.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Named format of a line: common, combined (common with the referrer and the user agent)
+		 * or json (one object per line, with the wait for a worker, the pool and the I/O model).
+		 */
+		private AccessLogConfig.Format format = AccessLogConfig.Format.COMBINED;
+
+		/**
+		 * Pattern of %-codes in the manner of Apache and Tomcat, which replaces the format: %h,
+		 * %t, %r, %s, %b, %D, %{Referer}i and the like, and Ariadne's %{wait}x (time waited for
+		 * a worker, ms), %{pool}x, %{model}x, %{listener}x and %{route}x.
+		 */
+		private String pattern;
+
+		/**
+		 * Whether lines go to standard output instead of a file.
+		 */
+		private boolean console;
+
+		/**
+		 * Directory of the log files, relative to the working directory unless absolute.
+		 */
+		private String directory = "logs";
+
+		/**
+		 * Start of a log file's name.
+		 */
+		private String prefix = "access_log";
+
+		/**
+		 * End of a log file's name.
+		 */
+		private String suffix = ".log";
+
+		/**
+		 * Date between prefix and suffix, as a date-time pattern; a new file begins when it
+		 * changes (daily by default, hourly with a pattern that has the hour).
+		 */
+		private String fileDateFormat = ".yyyy-MM-dd";
+
+		/**
+		 * Whether log files are dated and begin anew; without, one file named prefix and suffix.
+		 */
+		private boolean rotate = true;
+
+		/**
+		 * Number of days dated log files are kept before they are deleted; -1 keeps every one.
+		 */
+		private int maxDays = -1;
+
+		/**
+		 * Maximum number of lines waiting for the writer; beyond it lines are dropped and
+		 * counted (ariadne_accesslog_dropped_total) rather than holding up a request.
+		 */
+		private int queueCapacity = 8192;
+
+		/**
+		 * Returns whether exchanges are logged.
+		 * @return whether enabled
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether exchanges are logged.
+		 * @param enabled whether enabled
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * Returns the named format.
+		 * @return the format
+		 */
+		public AccessLogConfig.Format getFormat() {
+			return this.format;
+		}
+
+		/**
+		 * Sets the named format.
+		 * @param format the format
+		 */
+		public void setFormat(AccessLogConfig.Format format) {
+			this.format = format;
+		}
+
+		/**
+		 * Returns the pattern.
+		 * @return the pattern, or {@code null}
+		 */
+		public String getPattern() {
+			return this.pattern;
+		}
+
+		/**
+		 * Sets the pattern.
+		 * @param pattern the pattern
+		 */
+		public void setPattern(String pattern) {
+			this.pattern = pattern;
+		}
+
+		/**
+		 * Returns whether lines go to standard output.
+		 * @return whether to the console
+		 */
+		public boolean isConsole() {
+			return this.console;
+		}
+
+		/**
+		 * Sets whether lines go to standard output.
+		 * @param console whether to the console
+		 */
+		public void setConsole(boolean console) {
+			this.console = console;
+		}
+
+		/**
+		 * Returns the directory of the log files.
+		 * @return the directory
+		 */
+		public String getDirectory() {
+			return this.directory;
+		}
+
+		/**
+		 * Sets the directory of the log files.
+		 * @param directory the directory
+		 */
+		public void setDirectory(String directory) {
+			this.directory = directory;
+		}
+
+		/**
+		 * Returns the start of a log file's name.
+		 * @return the prefix
+		 */
+		public String getPrefix() {
+			return this.prefix;
+		}
+
+		/**
+		 * Sets the start of a log file's name.
+		 * @param prefix the prefix
+		 */
+		public void setPrefix(String prefix) {
+			this.prefix = prefix;
+		}
+
+		/**
+		 * Returns the end of a log file's name.
+		 * @return the suffix
+		 */
+		public String getSuffix() {
+			return this.suffix;
+		}
+
+		/**
+		 * Sets the end of a log file's name.
+		 * @param suffix the suffix
+		 */
+		public void setSuffix(String suffix) {
+			this.suffix = suffix;
+		}
+
+		/**
+		 * Returns the date part of a log file's name.
+		 * @return a date-time pattern
+		 */
+		public String getFileDateFormat() {
+			return this.fileDateFormat;
+		}
+
+		/**
+		 * Sets the date part of a log file's name.
+		 * @param fileDateFormat a date-time pattern
+		 */
+		public void setFileDateFormat(String fileDateFormat) {
+			this.fileDateFormat = fileDateFormat;
+		}
+
+		/**
+		 * Returns whether log files are dated and begin anew.
+		 * @return whether to rotate
+		 */
+		public boolean isRotate() {
+			return this.rotate;
+		}
+
+		/**
+		 * Sets whether log files are dated and begin anew.
+		 * @param rotate whether to rotate
+		 */
+		public void setRotate(boolean rotate) {
+			this.rotate = rotate;
+		}
+
+		/**
+		 * Returns how many days dated log files are kept.
+		 * @return the days, -1 for every file
+		 */
+		public int getMaxDays() {
+			return this.maxDays;
+		}
+
+		/**
+		 * Sets how many days dated log files are kept.
+		 * @param maxDays the days, -1 for every file
+		 */
+		public void setMaxDays(int maxDays) {
+			this.maxDays = maxDays;
+		}
+
+		/**
+		 * Returns the most lines waiting for the writer.
+		 * @return the capacity
+		 */
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		/**
+		 * Sets the most lines waiting for the writer.
+		 * @param queueCapacity the capacity
+		 */
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
 		}
 
 	}
@@ -1632,6 +1897,144 @@ public class AriadneServerProperties {
 		 */
 		public void setAddress(InetAddress address) {
 			this.address = address;
+		}
+
+	}
+
+	/**
+	 * WebSocket settings, for the sessions that routes open (WebSocketHandler).
+	 */
+	public static class WebSocket {
+
+		/**
+		 * How long a session may pass without a frame either way (the server's own pings do not count,
+		 * the client's pongs do) before the server closes it with 1001.
+		 */
+		private Duration idleTimeout = Duration.ofMinutes(5);
+
+		/**
+		 * How often the server pings a session that has been quiet that long, so that proxies keep it
+		 * and dead clients are found; 0 for never.
+		 */
+		private Duration pingInterval = Duration.ZERO;
+
+		/**
+		 * Largest message a client may send, once decompressed; a larger one closes the session with
+		 * 1009.
+		 */
+		private DataSize maxMessageSize = DataSize.ofKilobytes(64);
+
+		/**
+		 * Largest data frame a client may send, as sent; a larger one closes the session with 1009.
+		 */
+		private DataSize maxFrameSize = DataSize.ofKilobytes(128);
+
+		/**
+		 * Sessions open at once on the listener; a handshake beyond it is answered 503 and counted.
+		 * 0 for no limit but max-connections.
+		 */
+		private int maxSessions;
+
+		/**
+		 * Whether the server agrees to compress messages (permessage-deflate, RFC 7692) when a
+		 * client offers it.
+		 */
+		private boolean permessageDeflate = true;
+
+		/**
+		 * Returns the idle timeout.
+		 * @return the idle timeout
+		 */
+		public Duration getIdleTimeout() {
+			return this.idleTimeout;
+		}
+
+		/**
+		 * Sets the idle timeout.
+		 * @param idleTimeout the idle timeout
+		 */
+		public void setIdleTimeout(Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+		}
+
+		/**
+		 * Returns the ping interval.
+		 * @return the ping interval
+		 */
+		public Duration getPingInterval() {
+			return this.pingInterval;
+		}
+
+		/**
+		 * Sets the ping interval.
+		 * @param pingInterval the ping interval
+		 */
+		public void setPingInterval(Duration pingInterval) {
+			this.pingInterval = pingInterval;
+		}
+
+		/**
+		 * Returns the largest message.
+		 * @return the largest message
+		 */
+		public DataSize getMaxMessageSize() {
+			return this.maxMessageSize;
+		}
+
+		/**
+		 * Sets the largest message.
+		 * @param maxMessageSize the largest message
+		 */
+		public void setMaxMessageSize(DataSize maxMessageSize) {
+			this.maxMessageSize = maxMessageSize;
+		}
+
+		/**
+		 * Returns the largest frame.
+		 * @return the largest frame
+		 */
+		public DataSize getMaxFrameSize() {
+			return this.maxFrameSize;
+		}
+
+		/**
+		 * Sets the largest frame.
+		 * @param maxFrameSize the largest frame
+		 */
+		public void setMaxFrameSize(DataSize maxFrameSize) {
+			this.maxFrameSize = maxFrameSize;
+		}
+
+		/**
+		 * Returns the session limit.
+		 * @return the session limit
+		 */
+		public int getMaxSessions() {
+			return this.maxSessions;
+		}
+
+		/**
+		 * Sets the session limit.
+		 * @param maxSessions the session limit
+		 */
+		public void setMaxSessions(int maxSessions) {
+			this.maxSessions = maxSessions;
+		}
+
+		/**
+		 * Returns whether permessage-deflate is agreed.
+		 * @return whether agreed
+		 */
+		public boolean isPermessageDeflate() {
+			return this.permessageDeflate;
+		}
+
+		/**
+		 * Sets whether permessage-deflate is agreed.
+		 * @param permessageDeflate whether agreed
+		 */
+		public void setPermessageDeflate(boolean permessageDeflate) {
+			this.permessageDeflate = permessageDeflate;
 		}
 
 	}

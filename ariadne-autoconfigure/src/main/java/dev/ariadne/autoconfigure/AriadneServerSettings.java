@@ -3,6 +3,7 @@ package dev.ariadne.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.Middleware;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.routing.Route;
@@ -20,6 +21,12 @@ import org.springframework.core.env.Environment;
  * factories of servlet and reactive ones, so that both read the beans the same way.
  */
 public final class AriadneServerSettings {
+
+	/**
+	 * Start of the access-log file names of the management listener, before the application's
+	 * prefix, as Boot's management server names the access log of Tomcat and Jetty.
+	 */
+	public static final String MANAGEMENT_ACCESS_LOG_PREFIX = "management_";
 
 	private final Environment environment;
 
@@ -91,6 +98,22 @@ public final class AriadneServerSettings {
 	 */
 	public List<RequestListener> requestListeners() {
 		return this.requestListeners.orderedStream().toList();
+	}
+
+	/**
+	 * Returns the access log of the management listener, when it has a port of its own: the
+	 * application's settings, into files whose names start with {@value #MANAGEMENT_ACCESS_LOG_PREFIX}
+	 * ({@code management_access_log.2026-12-01.log}), as Boot names the access log of Tomcat's and
+	 * Jetty's management server; to standard output beside the application's when that is where
+	 * the application's lines go.
+	 * @param application the application listener's access log
+	 * @return the management listener's
+	 */
+	public static AccessLogConfig managementAccessLog(AccessLogConfig application) {
+		if (!application.enabled() || application.prefix().startsWith(MANAGEMENT_ACCESS_LOG_PREFIX)) {
+			return application;
+		}
+		return application.toBuilder().prefix(MANAGEMENT_ACCESS_LOG_PREFIX + application.prefix()).build();
 	}
 
 }

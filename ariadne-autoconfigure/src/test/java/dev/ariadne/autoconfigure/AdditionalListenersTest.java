@@ -160,6 +160,31 @@ class AdditionalListenersTest {
 	}
 
 	@Test
+	void eachListenerWritesAnAccessLogOfItsOwn(@TempDir Path directory) throws Exception {
+		this.contextRunner
+			.withPropertyValues(LISTENERS + "[0].port=0", LISTENERS + "[0].name=second",
+					"ariadne.server.accesslog.enabled=true", "ariadne.server.accesslog.directory=" + directory,
+					"ariadne.server.accesslog.format=common")
+			.run((context) -> {
+				AriadneServer app = context.getBean(AriadneServer.class);
+				AriadneServer second = context.getBean(AriadneServers.class).find("second");
+				assertThat(second.config().accessLog().prefix()).isEqualTo("second_access_log");
+				assertThat(RawHttp.get(app.port(), "/hello").body()).startsWith("hello");
+				assertThat(RawHttp.get(second.port(), "/hello?second").body()).startsWith("hello");
+				context.close();
+				try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(directory)) {
+					java.util.Map<String, String> logs = new java.util.TreeMap<>();
+					for (Path file : files.toList()) {
+						logs.put(file.getFileName().toString().replaceAll("\\..*", ""), java.nio.file.Files.readString(file));
+					}
+					assertThat(logs).containsOnlyKeys("access_log", "second_access_log");
+					assertThat(logs.get("access_log")).contains("GET /hello HTTP/1.1").doesNotContain("?second");
+					assertThat(logs.get("second_access_log")).contains("GET /hello?second HTTP/1.1");
+				}
+			});
+	}
+
+	@Test
 	void twoListenersNamedAlikeFailStartup() {
 		this.contextRunner
 			.withPropertyValues(LISTENERS + "[0].port=0", LISTENERS + "[0].name=x", LISTENERS + "[1].port=0",

@@ -1,14 +1,17 @@
 package dev.ariadne.autoconfigure;
 
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import dev.ariadne.http.ParserLimits;
+import dev.ariadne.server.AccessLogConfig;
 import dev.ariadne.server.ForwardedConfig;
 import dev.ariadne.server.Http2Config;
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.WebSocketConfig;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -105,6 +108,33 @@ class AriadneServerConfigMapperTest {
 	}
 
 	@Test
+	void mapsEveryWebSocketPropertyAndNamesAnInvalidOne() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		assertThat(this.mapper.map(properties, List.of()).webSocket()).isEqualTo(WebSocketConfig.DEFAULTS);
+		AriadneServerProperties.WebSocket webSocket = properties.getWebsocket();
+		webSocket.setIdleTimeout(Duration.ofSeconds(30));
+		webSocket.setPingInterval(Duration.ofSeconds(10));
+		webSocket.setMaxMessageSize(DataSize.ofMegabytes(16));
+		webSocket.setMaxFrameSize(DataSize.ofMegabytes(1));
+		webSocket.setMaxSessions(1000);
+		webSocket.setPermessageDeflate(false);
+		assertThat(this.mapper.map(properties, List.of()).webSocket()).isEqualTo(new WebSocketConfig(
+				Duration.ofSeconds(30), Duration.ofSeconds(10), 16 * 1024 * 1024, 1024 * 1024, 1000, false));
+		webSocket.setMaxSessions(-1);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.websocket.max-sessions must be 0 (no limit) or more, but was -1");
+		webSocket.setMaxSessions(0);
+		webSocket.setIdleTimeout(Duration.ZERO);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageStartingWith("ariadne.server.websocket.idle-timeout must be greater than 0");
+		webSocket.setIdleTimeout(Duration.ofSeconds(1));
+		webSocket.setMaxMessageSize(DataSize.ofGigabytes(3));
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageContaining("ariadne.server.websocket.max-message-size");
+	}
+
+	@Test
 	void http2DefaultsAreTheServersAndAnInvalidOneIsNamed() {
 		AriadneServerProperties properties = new AriadneServerProperties();
 		assertThat(this.mapper.map(properties, List.of()).http2()).isEqualTo(Http2Config.DEFAULTS);
@@ -121,6 +151,47 @@ class AriadneServerConfigMapperTest {
 		properties.getHttp2().setMaxConcurrentStreams(0);
 		assertThatIllegalArgumentException().isThrownBy(() -> this.mapper.map(properties, List.of()))
 			.withMessageStartingWith("ariadne.server.http2.max-concurrent-streams must be at least 1, but was 0");
+	}
+
+	@Test
+	void mapsTheAccessLogAndNamesABadValue() {
+		AriadneServerProperties properties = new AriadneServerProperties();
+		AriadneServerProperties.Accesslog log = properties.getAccesslog();
+		log.setEnabled(true);
+		log.setFormat(AccessLogConfig.Format.JSON);
+		log.setPattern(" ");
+		log.setConsole(true);
+		log.setDirectory("/var/log/app");
+		log.setPrefix("requests");
+		log.setSuffix(".txt");
+		log.setFileDateFormat("-yyyyMMdd-HH");
+		log.setRotate(false);
+		log.setMaxDays(7);
+		log.setQueueCapacity(100);
+		assertThat(this.mapper.map(properties, List.of()).accessLog()).isEqualTo(new AccessLogConfig(true,
+				AccessLogConfig.Format.JSON, null, true, Path.of("/var/log/app"), "requests", ".txt", "-yyyyMMdd-HH",
+				false, 7, 100));
+		log.setPattern("%h %{wait}x %Q");
+		this.environment.setProperty("ariadne.server.accesslog.pattern", "%h %{wait}x %Q");
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageContaining("ariadne.server.accesslog.pattern")
+			.withMessageContaining("has the unknown code %Q at index 12");
+		log.setPattern(null);
+		log.setDirectory("a\u0000b");
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> this.mapper.map(properties, List.of()))
+			.withMessageContaining("ariadne.server.accesslog.directory");
+	}
+
+	@Test
+	void theManagementListenerLogsToFilesOfItsOwnAsBootsManagementServerDoes() {
+		AccessLogConfig application = AccessLogConfig.builder().enabled(true).prefix("access_log").build();
+		AccessLogConfig management = AriadneServerSettings.managementAccessLog(application);
+		assertThat(management.prefix()).isEqualTo("management_access_log");
+		assertThat(management.toBuilder().prefix("access_log").build()).isEqualTo(application);
+		assertThat(AriadneServerSettings.managementAccessLog(management)).isEqualTo(management);
+		assertThat(AriadneServerSettings.managementAccessLog(AccessLogConfig.DISABLED)).isEqualTo(AccessLogConfig.DISABLED);
 	}
 
 	@Test

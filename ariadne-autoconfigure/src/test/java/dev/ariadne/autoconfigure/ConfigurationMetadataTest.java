@@ -28,7 +28,10 @@ class ConfigurationMetadataTest {
 			"health.shedding.min-in", "health.shedding.min-weight", "health.agent.port", "health.agent.address", "diagnosis.enabled",
 			"http2.enabled", "http2.max-concurrent-streams", "http2.initial-window-size", "http2.connection-window-size",
 			"http2.max-frame-size", "http2.max-header-list-size", "http2.max-control-frames", "http2.max-resets",
-			"http2.rate-window", "http2.write-timeout", "forwarded.enabled", "forwarded.trusted-proxies");
+			"http2.rate-window", "http2.write-timeout", "forwarded.enabled", "forwarded.trusted-proxies",
+			"accesslog.enabled", "accesslog.format", "accesslog.pattern", "accesslog.console", "accesslog.directory",
+			"accesslog.prefix", "accesslog.suffix", "accesslog.file-date-format", "accesslog.rotate",
+			"accesslog.max-days", "accesslog.queue-capacity");
 
 	@Test
 	void describesThreadsMaxWithItsDefault() throws IOException {
@@ -70,6 +73,23 @@ class ConfigurationMetadataTest {
 		assertThat(property("ariadne.server.http2.write-timeout")).containsEntry("defaultValue", "20s");
 		assertThat(property("ariadne.server.forwarded.trusted-proxies")).containsEntry("defaultValue",
 				dev.ariadne.server.ForwardedConfig.INTERNAL_PROXIES);
+		assertThat(property("ariadne.server.accesslog.enabled")).containsEntry("defaultValue", false);
+		assertThat(property("ariadne.server.accesslog.format")).containsEntry("defaultValue", "combined");
+		assertThat(property("ariadne.server.accesslog.directory")).containsEntry("defaultValue", "logs");
+		assertThat(property("ariadne.server.accesslog.prefix")).containsEntry("defaultValue", "access_log");
+		assertThat(property("ariadne.server.accesslog.suffix")).containsEntry("defaultValue", ".log");
+		assertThat(property("ariadne.server.accesslog.file-date-format")).containsEntry("defaultValue", ".yyyy-MM-dd");
+		assertThat(property("ariadne.server.accesslog.rotate")).containsEntry("defaultValue", true);
+		assertThat(property("ariadne.server.accesslog.max-days")).containsEntry("defaultValue", -1);
+		assertThat(property("ariadne.server.accesslog.queue-capacity")).containsEntry("defaultValue", 8192);
+	}
+
+	@Test
+	void hintsEveryAccessLogFormatWithADescription() throws IOException {
+		List<Map<String, Object>> values = metadata()
+			.read("$.hints[?(@.name == 'ariadne.server.accesslog.format')].values[*]");
+		assertThat(values).extracting((value) -> value.get("value")).containsExactly("common", "combined", "json");
+		assertThat(values).allSatisfy((value) -> assertThat((String) value.get("description")).isNotBlank());
 	}
 
 	@Test

@@ -60,6 +60,8 @@ import dev.ariadne.http.ParserLimits;
  * knowledge) or asks to upgrade; HTTP/1.1 goes on being served on the same port
  * @param http2 what HTTP/2 clients are allowed, when it is enabled
  * @param forwarded whether, and from which proxies, forwarded headers are believed
+ * @param accessLog whether, how and where the listener logs its exchanges
+ * @param webSocket what the WebSocket sessions of the listener's routes are allowed
  */
 public record ServerConfig(String name, InetAddress address, int port, IoModel ioModel, int maxThreads,
 		int minThreads, int queueCapacity, int selectors, int acceptBacklog, int maxConnections,
@@ -67,7 +69,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		double keepAliveReleaseThreshold, Duration headerTimeout, ParserLimits limits, long bufferBudget,
 		Duration shutdownGracePeriod, Map<String, PoolConfig> pools, TlsConfig tls, ContentLimits contentLimits,
 		long minDataRate, Duration minDataRateGrace, boolean lowResourcesEnabled,
-		Duration lowResourcesStallTimeout, boolean http2Enabled, Http2Config http2, ForwardedConfig forwarded) {
+		Duration lowResourcesStallTimeout, boolean http2Enabled, Http2Config http2, ForwardedConfig forwarded,
+		AccessLogConfig accessLog, WebSocketConfig webSocket) {
 
 	/** Default port: 8080. */
 	public static final int DEFAULT_PORT = 8080;
@@ -124,6 +127,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		Objects.requireNonNull(contentLimits, "content limits");
 		Objects.requireNonNull(http2, "http2");
 		Objects.requireNonNull(forwarded, "forwarded");
+		Objects.requireNonNull(accessLog, "accesslog");
+		Objects.requireNonNull(webSocket, "websocket");
 		if (port < 0 || port > 65535) {
 			throw invalid("port", port, "between 0 and 65535");
 		}
@@ -233,6 +238,8 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		builder.http2Enabled = this.http2Enabled;
 		builder.http2 = this.http2;
 		builder.forwarded = this.forwarded;
+		builder.accessLog = this.accessLog;
+		builder.webSocket = this.webSocket;
 		return builder;
 	}
 
@@ -304,6 +311,10 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		private Http2Config http2 = Http2Config.DEFAULTS;
 
 		private ForwardedConfig forwarded = ForwardedConfig.DISABLED;
+
+		private AccessLogConfig accessLog = AccessLogConfig.DISABLED;
+
+		private WebSocketConfig webSocket = WebSocketConfig.DEFAULTS;
 
 		private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
 
@@ -466,6 +477,26 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 		 */
 		public Builder forwarded(ForwardedConfig forwarded) {
 			this.forwarded = Objects.requireNonNull(forwarded, "forwarded");
+			return this;
+		}
+
+		/**
+		 * Sets whether, how and where the listener logs its exchanges (default off).
+		 * @param accessLog the access-log configuration
+		 * @return this builder
+		 */
+		public Builder accessLog(AccessLogConfig accessLog) {
+			this.accessLog = Objects.requireNonNull(accessLog, "accessLog");
+			return this;
+		}
+
+		/**
+		 * Sets what WebSocket sessions are allowed (default {@link WebSocketConfig#DEFAULTS}).
+		 * @param webSocket the WebSocket configuration
+		 * @return this builder
+		 */
+		public Builder webSocket(WebSocketConfig webSocket) {
+			this.webSocket = Objects.requireNonNull(webSocket, "websocket");
 			return this;
 		}
 
@@ -640,7 +671,7 @@ public record ServerConfig(String name, InetAddress address, int port, IoModel i
 					(this.bufferBudget != null) ? this.bufferBudget : defaultBufferBudget(), this.shutdownGracePeriod,
 					this.pools, this.tls, this.contentLimits, this.minDataRate, this.minDataRateGrace,
 					this.lowResourcesEnabled, this.lowResourcesStallTimeout, this.http2Enabled, this.http2,
-					this.forwarded);
+					this.forwarded, this.accessLog, this.webSocket);
 		}
 
 	}

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
  * have arrived, split anywhere, it reports messages and control frames to a
  * {@link FrameListener}.
  *
- * <p>Usage: call {@link #read} each time bytes arrive; it consumes all of them. It holds at most
+ * <p>Usage: call {@link #read} each time bytes arrive; it consumes all of them unless the listener
+ * asks for a {@link #pause}. It holds at most
  * an unfinished frame header (14 bytes) and an unfinished control frame (125 bytes), in arrays
  * made once; message data is not held but unmasked in place in the caller's buffer and passed
  * on as it arrives (inflated first when compressed). The input must therefore be writable.
@@ -149,7 +150,11 @@ public final class FrameReader implements AutoCloseable {
 		}
 		boolean done = false;
 		try {
-			while (step(input, listener)) {
+			if (this.message.paused() && !this.message.resume(listener)) {
+				done = true;
+				return;
+			}
+			while (!this.message.paused() && step(input, listener)) {
 				// each step consumes input or moves to the next state
 			}
 			done = true;
@@ -160,6 +165,27 @@ public final class FrameReader implements AutoCloseable {
 				this.state = State.FAILED;
 			}
 		}
+	}
+
+	/**
+	 * Stops the {@link #read} in progress once the listener call that asks for it returns: for a
+	 * listener that will take nothing more for now (back-pressure). {@code read} returns with the
+	 * input's position after the last byte it used; the next {@code read} goes on from there, with
+	 * the same input and the bytes that came since, and delivers first what the pause held back.
+	 * A compressed message's data lies in the input until it is inflated, so the caller keeps the
+	 * bytes before the position as they are until the next {@code read} returns without a pause.
+	 * Only from a {@link FrameListener} method.
+	 */
+	public void pause() {
+		this.message.pause();
+	}
+
+	/**
+	 * Returns whether the last {@link #read} stopped because the listener asked for a pause.
+	 * @return whether paused
+	 */
+	public boolean isPaused() {
+		return this.message.paused();
 	}
 
 	/** Frees what the reader holds outside the heap (an inflater); it reads nothing more after. */

@@ -27,6 +27,19 @@ final class InboundMessage {
 	/** Bytes of data so far: payload of the frames read, or what inflating them gave. */
 	private long size;
 
+	/** Whether the listener asked to be given nothing more for now ({@link FrameReader#pause}). */
+	private boolean pauseRequested;
+
+	/** Whether chunks of the piece given to the inflater last are still to deliver. */
+	private boolean drainPending;
+
+	private boolean pendingFrameEnd;
+
+	private boolean pendingLast;
+
+	/** Whether the message's tail is still to inflate, once the piece's chunks are delivered. */
+	private boolean tailPending;
+
 	InboundMessage(int maxMessageSize, MessageInflater inflater) {
 		this.maxMessageSize = maxMessageSize;
 		this.inflater = inflater;
@@ -77,22 +90,73 @@ final class InboundMessage {
 
 	private void inflate(ByteBuffer piece, boolean frameEnd, boolean fin, FrameListener listener)
 			throws WebSocketException {
+		this.tailPending = frameEnd && fin;
 		if (piece.hasRemaining()) {
+			// the inflater reads the piece where it lies: the caller's buffer, until it is drained
 			this.inflater.input(piece);
-			drain(frameEnd && !fin, false, listener);
+			if (!drain(frameEnd && !fin, false, listener)) {
+				return;
+			}
 		}
 		else if (frameEnd && !fin) {
 			deliver(EMPTY, true, false, listener);
 		}
-		if (frameEnd && fin) {
+		inflateTail(listener);
+	}
+
+	private void inflateTail(FrameListener listener) throws WebSocketException {
+		if (this.tailPending && !this.pauseRequested) {
+			this.tailPending = false;
 			this.inflater.tail();
 			drain(true, true, listener);
 		}
 	}
 
-	/** Delivers the chunks the inflater gives for its input; the last ends the frame if asked. */
-	private void drain(boolean frameEnd, boolean last, FrameListener listener) throws WebSocketException {
+	/**
+	 * Asks that nothing more be delivered until {@link #resume}: a drain stops after the chunk
+	 * being delivered.
+	 */
+	void pause() {
+		this.pauseRequested = true;
+	}
+
+	/**
+	 * Returns whether a pause was asked for since the last {@link #resume}.
+	 * @return whether paused
+	 */
+	boolean paused() {
+		return this.pauseRequested;
+	}
+
+	/**
+	 * Delivers what a pause held back of the last piece given: its inflated chunks, and the
+	 * message's tail.
+	 * @return whether nothing is held back any more; {@code false} when the listener paused again
+	 */
+	boolean resume(FrameListener listener) throws WebSocketException {
+		this.pauseRequested = false;
+		if (this.drainPending) {
+			this.drainPending = false;
+			if (!drain(this.pendingFrameEnd, this.pendingLast, listener)) {
+				return false;
+			}
+		}
+		inflateTail(listener);
+		return !this.pauseRequested && !this.tailPending;
+	}
+
+	/**
+	 * Delivers the chunks the inflater gives for its input; the last ends the frame if asked.
+	 * @return whether all were delivered; {@code false} when the listener paused first
+	 */
+	private boolean drain(boolean frameEnd, boolean last, FrameListener listener) throws WebSocketException {
 		do {
+			if (this.pauseRequested) {
+				this.drainPending = true;
+				this.pendingFrameEnd = frameEnd;
+				this.pendingLast = last;
+				return false;
+			}
 			long allowance = this.maxMessageSize - this.size;
 			ByteBuffer chunk = this.inflater.next(allowance);
 			if (chunk.remaining() > allowance) {
@@ -108,6 +172,7 @@ final class InboundMessage {
 			}
 		}
 		while (this.inflater.more());
+		return true;
 	}
 
 	private void deliver(ByteBuffer data, boolean frameEnd, boolean last, FrameListener listener)

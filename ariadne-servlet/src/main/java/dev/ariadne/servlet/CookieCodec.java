@@ -79,6 +79,7 @@ final class CookieCodec {
 	 * Formats a response cookie as a {@code Set-Cookie} value.
 	 * @param cookie the cookie
 	 * @param sameSite the {@code SameSite} value to add when the cookie has none, or {@code null}
+	 * (or empty) for none
 	 * @return the header value
 	 * @throws IllegalArgumentException if the value has characters a cookie cannot carry
 	 */
@@ -100,7 +101,7 @@ final class CookieCodec {
 				header.append("; Expires=").append(expires(attributeValue));
 			}
 		}
-		if (!hasSameSite && sameSite != null) {
+		if (!hasSameSite && sameSite != null && !sameSite.isEmpty()) {
 			header.append("; SameSite=").append(sameSite);
 		}
 		return header.toString();

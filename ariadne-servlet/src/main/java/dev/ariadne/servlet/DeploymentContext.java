@@ -158,11 +158,16 @@ final class DeploymentContext implements ServletContext {
 	}
 
 	/**
-	 * Returns the {@code SameSite} value for a cookie from the configured suppliers.
+	 * Returns the {@code SameSite} value for a cookie: the session cookie's own rule for the
+	 * session cookie, else what the first configured supplier gives.
 	 * @param cookie the cookie
-	 * @return the first value a supplier gives, or {@code null}
+	 * @return the value, empty for none, or {@code null} when no rule applies
 	 */
 	String sameSite(Cookie cookie) {
+		String session = this.settings.sessionCookieSameSite();
+		if (session != null && cookie.getName().equals(this.sessionCookie.getName())) {
+			return session;
+		}
 		for (Function<Cookie, String> supplier : this.settings.sameSiteSuppliers()) {
 			String value = supplier.apply(cookie);
 			if (value != null) {

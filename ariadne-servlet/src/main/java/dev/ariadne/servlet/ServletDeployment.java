@@ -271,6 +271,8 @@ public final class ServletDeployment {
 
 		private final List<Function<Cookie, String>> sameSiteSuppliers = new ArrayList<>();
 
+		private String sessionCookieSameSite;
+
 		private Path documentRoot;
 
 		private ContentLimits contentLimits = ContentLimits.DEFAULTS;
@@ -484,13 +486,30 @@ public final class ServletDeployment {
 
 		/**
 		 * Adds a supplier of the {@code SameSite} attribute of response cookies, asked after
-		 * those added before; the first non-null answer wins. A cookie's own {@code SameSite}
-		 * attribute takes precedence.
-		 * @param supplier gives {@code Strict}, {@code Lax}, {@code None}, or {@code null}
+		 * those added before; the first non-null answer wins, and an empty one means the cookie
+		 * gets no {@code SameSite} attribute (Boot's {@code OMITTED}). A cookie's own
+		 * {@code SameSite} attribute takes precedence, and so does the session cookie's rule
+		 * ({@link #sessionCookieSameSite}) for the session cookie.
+		 * @param supplier gives {@code Strict}, {@code Lax}, {@code None}, an empty string for
+		 * none, or {@code null} to leave the cookie to the next supplier
 		 * @return this builder
 		 */
 		public Builder cookieSameSite(Function<Cookie, String> supplier) {
 			this.sameSiteSuppliers.add(Objects.requireNonNull(supplier, "supplier"));
+			return this;
+		}
+
+		/**
+		 * Sets the {@code SameSite} attribute of the session cookie (whatever name the context's
+		 * {@code SessionCookieConfig} gives it when it is sent), asked before the
+		 * {@link #cookieSameSite suppliers}, as {@code server.servlet.session.cookie.same-site}
+		 * is on Tomcat and Jetty.
+		 * @param sameSite {@code Strict}, {@code Lax}, {@code None}, an empty string for none, or
+		 * {@code null} to leave the session cookie to the suppliers
+		 * @return this builder
+		 */
+		public Builder sessionCookieSameSite(String sameSite) {
+			this.sessionCookieSameSite = sameSite;
 			return this;
 		}
 
@@ -567,7 +586,7 @@ public final class ServletDeployment {
 					Map.copyOf(this.initParameters), this.mimeTypes, Map.copyOf(this.localeCharsets), this.errorPages,
 					this.sessionTimeout, this.sessionSweepInterval, List.copyOf(this.initializers), loader,
 					this.tempDirectory, this.routeNamer, List.copyOf(this.sameSiteSuppliers), root, this.contentLimits,
-					this.serverHeader, this.sessionStore, this.defaultServlet));
+					this.serverHeader, this.sessionStore, this.defaultServlet, this.sessionCookieSameSite));
 		}
 
 	}

@@ -37,11 +37,13 @@ import dev.ariadne.server.ContentLimits;
  * @param sessionStore the directory where sessions wait across a restart, or {@code null} for
  * sessions that end with the deployment
  * @param defaultServlet whether the container's default servlet serves the document root
+ * @param sessionCookieSameSite the session cookie's {@code SameSite}, asked before the suppliers:
+ * {@code null} when it has no rule of its own, empty for none at all
  */
 record Settings(String contextPath, String displayName, String serverInfo, Map<String, String> initParameters,
 		MimeTypes mimeTypes, Map<Locale, Charset> localeCharsets, ErrorPages errorPages, Duration sessionTimeout,
 		Duration sessionSweepInterval, List<ServletStartup> initializers, ClassLoader classLoader, Path tempDirectory,
 		Function<HttpServletRequest, String> routeNamer, List<Function<Cookie, String>> sameSiteSuppliers,
 		DocumentRoot documentRoot, ContentLimits contentLimits, String serverHeader, Path sessionStore,
-		boolean defaultServlet) {
+		boolean defaultServlet, String sessionCookieSameSite) {
 }

@@ -22,7 +22,7 @@ class ServletMapperTest {
 		return new Settings("", "test", "test", java.util.Map.of(), new MimeTypes(), java.util.Map.of(),
 				new ErrorPages(), java.time.Duration.ofMinutes(30), java.time.Duration.ofSeconds(10), List.of(),
 				ServletMapperTest.class.getClassLoader(), null, null, List.of(), null, dev.ariadne.server.ContentLimits.DEFAULTS, null,
-				null, false);
+				null, false, null);
 	}
 
 	private static ServletEntry servlet(String name, String... patterns) {

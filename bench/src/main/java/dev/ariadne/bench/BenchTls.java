@@ -47,15 +47,25 @@ final class BenchTls {
 	 * @throws Exception if the store cannot be read
 	 */
 	static SSLContext context() throws Exception {
+		SSLContext context = SSLContext.getInstance("TLS");
+		context.init(keyManagers().getKeyManagers(), null, null);
+		return context;
+	}
+
+	/**
+	 * Returns the JDK's key managers for the key store's key, for a server that builds its own
+	 * context from them (Netty's {@code SslContextBuilder}).
+	 * @return the initialised factory
+	 * @throws Exception if the store cannot be read
+	 */
+	static KeyManagerFactory keyManagers() throws Exception {
 		KeyStore store = KeyStore.getInstance("PKCS12");
 		try (InputStream in = Files.newInputStream(Path.of(keyStore()))) {
 			store.load(in, password().toCharArray());
 		}
 		KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
 		keys.init(store, password().toCharArray());
-		SSLContext context = SSLContext.getInstance("TLS");
-		context.init(keys.getKeyManagers(), null, null);
-		return context;
+		return keys;
 	}
 
 }

@@ -2,9 +2,12 @@ package dev.ariadne.bench;
 
 import java.nio.ByteBuffer;
 
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -19,7 +22,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * Jetty with its defaults (QueuedThreadPool of 200, no connection limit, 30 s idle
- * timeout); one core {@link Handler} serves the routes on a pooled thread.
+ * timeout); one core {@link Handler} serves the routes on a pooled thread. With {@link BenchTls},
+ * TLS on the JDK's provider; with {@link BenchHttp2}, HTTP/2 as Boot sets Jetty up for
+ * {@code server.http2.enabled}: h2c beside HTTP/1.1, or h2 by ALPN over TLS.
  */
 final class JettyServer {
 
@@ -40,10 +45,20 @@ final class JettyServer {
 			SecureRequestCustomizer secure = new SecureRequestCustomizer();
 			secure.setSniHostCheck(false);
 			http.addCustomizer(secure);
-			connector = new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"),
-					new HttpConnectionFactory(http));
+			if (BenchHttp2.enabled()) {
+				// as Boot's Jetty factory sets up server.http2.enabled with SSL: ALPN (the JDK's, from
+				// jetty-alpn-java-server) chooses h2 or HTTP/1.1, ciphers RFC 9113 forbids sorted last
+				ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
+				tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
+				connector = new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn,
+						new HTTP2ServerConnectionFactory(http), new HttpConnectionFactory(http));
+			}
+			else {
+				connector = new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"),
+						new HttpConnectionFactory(http));
+			}
 		}
-		else if (BenchH2c.enabled()) {
+		else if (BenchHttp2.enabled()) {
 			// HTTP/1.1 and h2c (prior knowledge or Upgrade) on one port, as Boot's Jetty factory does
 			HttpConfiguration http = new HttpConfiguration();
 			connector = new ServerConnector(server, new HttpConnectionFactory(http),

@@ -35,14 +35,16 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 
 /**
  * Netty as a tuned deployment would run it: epoll when available (NIO otherwise), default
  * event-loop count (2 × cores), TCP_NODELAY, {@link HttpServerCodec}, keep-alive, one flush
- * per read batch; with {@link BenchH2c} also h2c on the same port ({@link NettyH2c}). fib(30) runs on a separate executor of one thread per core, never on an
- * event loop.
+ * per read batch; with {@link BenchHttp2} also h2c on the same port ({@link NettyH2c}), and with
+ * {@link BenchTls} TLS on the JDK's provider, h2 chosen by ALPN when HTTP/2 is on ({@link NettyTls}).
+ * fib(30) runs on a separate executor of one thread per core, never on an event loop.
  */
 final class NettyServer {
 
@@ -63,6 +65,7 @@ final class NettyServer {
 		EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
 		EventLoopGroup workers = new MultiThreadIoEventLoopGroup(io);
 		ExecutorService compute = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+		SslContext tls = BenchTls.enabled() ? NettyTls.context() : null;
 		workers.scheduleAtFixedRate(() -> date = DateFormatter.format(new Date()), 1, 1, TimeUnit.SECONDS);
 		ServerBootstrap bootstrap = new ServerBootstrap().group(boss, workers)
 			.channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
@@ -70,7 +73,10 @@ final class NettyServer {
 			.childHandler(new ChannelInitializer<SocketChannel>() {
 				@Override
 				protected void initChannel(SocketChannel channel) {
-					if (BenchH2c.enabled()) {
+					if (tls != null) {
+						NettyTls.configure(channel.pipeline(), tls, compute);
+					}
+					else if (BenchHttp2.enabled()) {
 						NettyH2c.configure(channel.pipeline(), compute, new RoutesHandler(compute));
 					}
 					else {

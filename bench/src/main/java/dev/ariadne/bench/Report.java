@@ -14,12 +14,11 @@ import java.util.Set;
 /**
  * Turns a run's {@code results.tsv} (round, server, workload, metric, value) into one
  * markdown table per workload: the median over rounds of every metric, the spread of the
- * first (primary) metric, and its ratio to Tomcat and to Netty from the same run (and to the
- * Spring MVC peers on Boot's Tomcat and on Boot's Jetty when the run measured them: the sample
- * app's own comparison; and to {@code NAME@base}, the same server from a baseline build, when
- * the run measured one: an A/B). A {@code workloads.tsv} beside it (id, title, description)
- * names the workloads. Negative
- * values mean "not measured" and are left out.
+ * first (primary) metric, and its ratio to each peer the run measured on that workload (Tomcat
+ * and Netty; the Spring MVC peers on Boot's Tomcat and on Boot's Jetty: the sample app's own
+ * comparison; the TLS, h2c and h2 peers), and to {@code NAME@base}, the same server from a
+ * baseline build, when the run measured one: an A/B. A {@code workloads.tsv} beside it (id,
+ * title, description) names the workloads. Negative values mean "not measured" and are left out.
  */
 final class Report {
 
@@ -27,14 +26,17 @@ final class Report {
 	private static final String BASELINE = "@base";
 
 	/**
-	 * The Spring Boot peers, the TLS peers and the h2c peers, by server name, that get a ratio
-	 * column when a run measured them.
+	 * The peers, by server name, each a ratio column of the tables of the workloads that measured
+	 * it: plain, Spring Boot, TLS, h2c and h2 over TLS.
 	 */
-	private static final List<Map.Entry<String, String>> SPRING_PEERS = List.of(Map.entry("spring-mvc", "Spring MVC"),
+	private static final List<Map.Entry<String, String>> PEERS = List.of(Map.entry("tomcat", "Tomcat"),
+			Map.entry("netty", "Netty"), Map.entry("spring-mvc", "Spring MVC"),
 			Map.entry("spring-mvc-jetty", "Spring MVC Jetty"), Map.entry("webflux-netty", "WebFlux Netty"),
 			Map.entry("tomcat-tls", "Tomcat TLS"), Map.entry("jetty-tls", "Jetty TLS"),
 			Map.entry("netty-h2c", "Netty h2c"), Map.entry("jetty-h2c", "Jetty h2c"), Map.entry("tomcat-h2c", "Tomcat h2c"),
-			Map.entry("spring-mvc-h2c", "Spring MVC h2c"));
+			Map.entry("spring-mvc-h2c", "Spring MVC h2c"), Map.entry("spring-mvc-jetty-h2c", "Spring MVC Jetty h2c"),
+			Map.entry("netty-h2", "Netty h2"), Map.entry("jetty-h2", "Jetty h2"), Map.entry("tomcat-h2", "Tomcat h2"),
+			Map.entry("spring-mvc-h2", "Spring MVC h2"), Map.entry("spring-mvc-jetty-h2", "Spring MVC Jetty h2"));
 
 	private final Map<String, Map<String, Map<String, List<Double>>>> values = new LinkedHashMap<>();
 
@@ -84,22 +86,20 @@ final class Report {
 		List<String> names = new ArrayList<>(metrics.keySet());
 		String primary = names.get(0);
 		Map<String, List<Double>> first = metrics.get(primary);
-		Double tomcat = median(first.get("tomcat"));
-		Double netty = median(first.get("netty"));
-		// the Spring peers measured in this run, each a ratio column of its own
+		// the peers measured on this workload, each a ratio column of its own
 		Map<String, Double> peers = new LinkedHashMap<>();
-		for (Map.Entry<String, String> peer : SPRING_PEERS) {
+		for (Map.Entry<String, String> peer : PEERS) {
 			Double median = median(first.get(peer.getKey()));
 			if (median != null) {
 				peers.put(peer.getValue(), median);
 			}
 		}
 		boolean baselines = first.keySet().stream().anyMatch((server) -> server.endsWith(BASELINE));
-		out.append("| server | ").append(primary).append(" | spread | × Tomcat | × Netty |");
+		out.append("| server | ").append(primary).append(" | spread |");
 		peers.keySet().forEach((title) -> out.append(" × ").append(title).append(" |"));
 		out.append(baselines ? " × " + BASELINE + " |" : "");
 		names.subList(1, names.size()).forEach((name) -> out.append(' ').append(name).append(" |"));
-		out.append("\n| --- | ---: | ---: | ---: | ---: |").append(" ---: |".repeat(peers.size()));
+		out.append("\n| --- | ---: | ---: |").append(" ---: |".repeat(peers.size()));
 		out.append(baselines ? " ---: |" : "");
 		out.append(" ---: |".repeat(names.size() - 1)).append('\n');
 		for (String server : this.servers) {
@@ -108,8 +108,7 @@ final class Report {
 			}
 			Double value = median(first.get(server));
 			out.append("| ").append(server).append(" | ").append(format(value)).append(" | ");
-			out.append(spread(first.get(server))).append(" | ");
-			out.append(ratio(value, tomcat)).append(" | ").append(ratio(value, netty)).append(" |");
+			out.append(spread(first.get(server))).append(" |");
 			peers.values().forEach((peer) -> out.append(' ').append(ratio(value, peer)).append(" |"));
 			out.append(baselines ? " " + ratio(value, median(first.get(server + BASELINE))) + " |" : "");
 			for (String name : names.subList(1, names.size())) {

@@ -16,6 +16,9 @@ final class Routes {
 
 	static final String COMPUTE_PATH = "/api/compute";
 
+	/** The WebSocket echo every server serves for Autobahn|Testsuite ({@code bench/autobahn/run}). */
+	static final String WEBSOCKET_ECHO_PATH = "/ws/echo";
+
 	static final String TEXT = "text/plain; charset=utf-8";
 
 	static final String JSON = "application/json";

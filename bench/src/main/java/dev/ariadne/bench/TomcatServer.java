@@ -18,7 +18,8 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /**
  * Tomcat embedded with its defaults: NIO connector, 200 threads, maxConnections 8192,
- * acceptCount 100, maxKeepAliveRequests 100; one plain servlet serves the routes.
+ * acceptCount 100, maxKeepAliveRequests 100; one plain servlet serves the routes. With
+ * {@link BenchTls}, TLS on JSSE; with {@link BenchHttp2}, its {@link Http2Protocol}.
  */
 final class TomcatServer {
 
@@ -49,8 +50,9 @@ final class TomcatServer {
 			ssl.addCertificate(certificate);
 			connector.addSslHostConfig(ssl);
 		}
-		if (BenchH2c.enabled()) {
-			// h2c by prior knowledge or Upgrade beside HTTP/1.1, as Boot's Tomcat factory does
+		if (BenchHttp2.enabled()) {
+			// as Boot's Tomcat factory does for server.http2.enabled: h2c by prior knowledge or Upgrade
+			// beside HTTP/1.1 without TLS, h2 by ALPN with it (the upgrade protocol names h2 to JSSE)
 			connector.addUpgradeProtocol(new Http2Protocol());
 		}
 		tomcat.setConnector(connector);

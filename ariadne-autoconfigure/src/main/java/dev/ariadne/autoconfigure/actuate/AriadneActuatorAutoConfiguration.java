@@ -12,6 +12,7 @@ import dev.ariadne.autoconfigure.AriadneManagementServer;
 import dev.ariadne.autoconfigure.AriadneRouteProvider;
 import dev.ariadne.autoconfigure.AriadneServerInitializedEvent;
 import dev.ariadne.autoconfigure.AriadneServerProperties;
+import dev.ariadne.autoconfigure.AriadneServerSettings;
 import dev.ariadne.autoconfigure.AriadneServers;
 import dev.ariadne.autoconfigure.AriadneTls;
 import dev.ariadne.autoconfigure.SharedListenerWarning;
@@ -209,7 +210,8 @@ public final class AriadneActuatorAutoConfiguration {
 		@ConditionalOnMissingBean
 		AriadneManagementServer ariadneManagementServer(ActuatorRouteFactory routeFactory,
 				AriadneServerProperties properties, Environment environment,
-				ObjectProvider<RequestListener> requestListeners, ObjectProvider<SslBundles> sslBundles) {
+				ObjectProvider<RequestListener> requestListeners, ObjectProvider<SslBundles> sslBundles,
+				ObjectProvider<AriadneServer> application) {
 			ManagementServerSettings settings = ManagementServerSettings.get(environment);
 			ServerConfig.Builder config = ServerConfig.builder()
 				.name(MANAGEMENT_LISTENER)
@@ -219,6 +221,10 @@ public final class AriadneActuatorAutoConfiguration {
 				.selectors(1)
 				.maxThreads(MANAGEMENT_MAX_THREADS)
 				.shutdownGracePeriod(properties.getShutdown().getGracePeriod());
+			AriadneServer applicationServer = application.getIfUnique();
+			if (applicationServer != null) {
+				config.accessLog(AriadneServerSettings.managementAccessLog(applicationServer.config().accessLog()));
+			}
 			String bundle = environment.getProperty(MANAGEMENT_SSL_BUNDLE);
 			if (bundle != null && !bundle.isBlank()
 					&& environment.getProperty("management.server.ssl.enabled", Boolean.class, true)) {

@@ -92,6 +92,12 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 
 	static final String HTTP2_CONNECTIONS_AT_LIMIT = "ariadne.http2.connections.at.limit";
 
+	static final String ACCESS_LOG_DROPPED = "ariadne.accesslog.dropped";
+
+	static final String WEBSOCKET_SESSIONS_ACTIVE = "ariadne.websocket.sessions.active";
+
+	static final String WEBSOCKET_MESSAGES = "ariadne.websocket.messages";
+
 	private static final String DEFENCES_DESCRIPTION = "Clients cut off (408 or closed) because they kept the "
 			+ "server waiting: slow-head, slow-body, slow-reader; low_resources=true for those the low-resources mode "
 			+ "cut while their pool was starved";
@@ -167,6 +173,15 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 		gauge(registry, HTTP2_CONNECTIONS_AT_LIMIT, "HTTP/2 connections with as many streams as "
 				+ "http2.max-concurrent-streams allows: their clients hold further requests back, unseen by the "
 				+ "server", ServerStats::http2ConnectionsAtStreamLimit, this.tags);
+		gauge(registry, WEBSOCKET_SESSIONS_ACTIVE, "WebSocket sessions open now (in blocking, each owns its worker "
+				+ "while open)", ServerStats::webSocketSessions, this.tags);
+		for (boolean inbound : new boolean[] { true, false }) {
+			register(FunctionCounter
+				.builder(WEBSOCKET_MESSAGES, this.stats, (stats) -> stats.webSocketMessages(inbound))
+				.description("WebSocket messages received (in) and sent (out), each counted once whole")
+				.tags(this.tags.and("direction", inbound ? "in" : "out"))
+				.register(registry));
+		}
 		register(FunctionCounter.builder(CONNECTIONS_ACCEPTED, this.stats, ServerStats::acceptedConnections)
 			.description("Connections accepted")
 			.tags(this.tags)
@@ -211,6 +226,11 @@ public final class AriadneServerMetrics implements MeterBinder, AutoCloseable {
 						+ "whether one of this process's queues was the full one")
 				.register(registry));
 		}
+		register(FunctionCounter.builder(ACCESS_LOG_DROPPED, this.stats, ServerStats::accessLogDropped)
+			.description("Access-log lines dropped rather than holding up a request: the log's queue "
+					+ "(accesslog.queue-capacity) was full because its output could not keep up, or a write failed")
+			.tags(this.tags)
+			.register(registry));
 		register(Gauge.builder(BUFFERS_USED, this.stats, ServerStats::buffersUsed)
 			.description("Bytes held in buffers for request bodies and unsent or unread data, within buffers.budget")
 			.baseUnit(BaseUnits.BYTES)

@@ -94,6 +94,11 @@ public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFact
 				deployment.errorPage(page.getException(), page.getPath());
 			}
 		}
+		// the session cookie's own rule first, then the application's suppliers, as on Tomcat and Jetty
+		Cookie.SameSite sessionSameSite = settings.getSession().getCookie().getSameSite();
+		if (sessionSameSite != null) {
+			deployment.sessionCookieSameSite(attribute(sessionSameSite));
+		}
 		List<? extends CookieSameSiteSupplier> sameSite = settings.getCookieSameSiteSuppliers();
 		if (!sameSite.isEmpty()) {
 			deployment.cookieSameSite((cookie) -> sameSite(sameSite, cookie));
@@ -133,10 +138,16 @@ public class AriadneServletWebServerFactory extends AbstractAriadneWebServerFact
 		for (CookieSameSiteSupplier supplier : suppliers) {
 			Cookie.SameSite sameSite = supplier.getSameSite(cookie);
 			if (sameSite != null) {
-				return sameSite.attributeValue();
+				return attribute(sameSite);
 			}
 		}
 		return null;
+	}
+
+	/** The attribute's value; empty for {@link Cookie.SameSite#OMITTED}, which means none at all. */
+	private static String attribute(Cookie.SameSite sameSite) {
+		String value = sameSite.attributeValue();
+		return (value != null) ? value : "";
 	}
 
 }

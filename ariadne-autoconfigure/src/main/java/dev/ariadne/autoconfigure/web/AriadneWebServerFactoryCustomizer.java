@@ -168,8 +168,8 @@ final class AriadneWebServerFactoryCustomizer
 
 	/**
 	 * The management listener: Boot's management customizer has set its port and address;
-	 * it gets an event loop with a small pool of its own, no routes, and the request
-	 * listeners (metrics).
+	 * it gets an event loop with a small pool of its own, no routes, the request listeners
+	 * (metrics), and the application's access log into files of its own.
 	 */
 	private void customizeManagement(AbstractAriadneWebServerFactory factory) {
 		factory.setListenerName(MANAGEMENT_LISTENER);
@@ -178,6 +178,7 @@ final class AriadneWebServerFactoryCustomizer
 			.ioModel(IoModel.EVENT_LOOP)
 			.selectors(1)
 			.maxThreads(MANAGEMENT_MAX_THREADS)
+			.accessLog(AriadneServerSettings.managementAccessLog(this.settings.serverConfig(this.properties).accessLog()))
 			.build());
 		factory.getRequestListeners().addAll(this.settings.requestListeners());
 		factory.setRouteNamer(routeNamer());

@@ -156,7 +156,7 @@ class AriadneActuatorAutoConfigurationTest {
 			assertThat(JsonPath.<Integer>read(body, "$.listeners.app.port")).isEqualTo(port(context));
 			assertThat(JsonPath.<Integer>read(body, "$.listeners.app.pool.max")).isEqualTo(200);
 			assertThat(JsonPath.<Map<String, Object>>read(body, "$.listeners.app.connections.rejected"))
-				.containsOnlyKeys("queue-full", "pool-full", "shutting-down");
+				.containsOnlyKeys("queue-full", "pool-full", "shutting-down", "websocket-sessions");
 			assertThat(JsonPath.<Map<String, Object>>read(body, "$.listeners.app.errors.accept"))
 				.containsOnlyKeys("descriptors", "buffers", "memory", "other")
 				.containsValue(0);

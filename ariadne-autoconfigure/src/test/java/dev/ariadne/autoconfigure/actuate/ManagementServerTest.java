@@ -2,6 +2,8 @@ package dev.ariadne.autoconfigure.actuate;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,7 @@ import dev.ariadne.server.routing.Route;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpointDiscoverer;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -87,6 +90,26 @@ class ManagementServerTest {
 				assertThat(config.selectors()).isEqualTo(1);
 				assertThat(config.maxThreads()).isEqualTo(2);
 				assertThat(context.getBean(AriadneServer.class).config().maxThreads()).isEqualTo(4);
+			});
+	}
+
+	@Test
+	void logsTheManagementListenersRequestsToFilesOfItsOwnWhenTheAccessLogIsOn(@TempDir Path directory) {
+		this.contextRunner
+			.withPropertyValues("management.server.port=0", "ariadne.server.accesslog.enabled=true",
+					"ariadne.server.accesslog.pattern=%r %s %{listener}x", "ariadne.server.accesslog.rotate=false",
+					"ariadne.server.accesslog.directory=" + directory)
+			.run((context) -> {
+				assertThat(context.getBean(AriadneManagementServer.class).server().config().accessLog().prefix())
+					.isEqualTo("management_access_log");
+				assertThat(ActuatorHttp.get(managementPort(context), "/actuator/health").statusLine())
+					.isEqualTo("HTTP/1.1 200 OK");
+				assertThat(ActuatorHttp.get(appPort(context), "/").body()).isEqualTo("hello");
+				context.getBean(AriadneManagementServer.class).server().stop();
+				context.getBean(AriadneServer.class).stop();
+				assertThat(Files.readAllLines(directory.resolve("management_access_log.log")))
+					.containsExactly("GET /actuator/health HTTP/1.1 200 management");
+				assertThat(Files.readAllLines(directory.resolve("access_log.log"))).containsExactly("GET / HTTP/1.1 200 app");
 			});
 	}
 

@@ -3,6 +3,7 @@ package dev.ariadne.autoconfigure.metrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,8 @@ import dev.ariadne.server.IoModel;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.diagnosis.Cause;
 import dev.ariadne.server.routing.Route;
+import dev.ariadne.server.stats.ServerStats;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -82,13 +85,21 @@ class AriadneServerMetricsTest {
 			assertThat(meter.getId().getDescription()).as(name).isNotBlank();
 			assertThat(meter.getId().getBaseUnit()).as(name).isNull();
 		}
+		Meter sessions = registry.get(AriadneServerMetrics.WEBSOCKET_SESSIONS_ACTIVE).tag("listener", "app").meter();
+		assertThat(sessions.getId().getDescription()).isNotBlank();
+		assertThat(sessions.getId().getBaseUnit()).isNull();
+		assertThat(registry.get(AriadneServerMetrics.WEBSOCKET_MESSAGES).functionCounters()).allSatisfy((counter) -> {
+			assertThat(counter.getId().getDescription()).isNotBlank();
+			assertThat(counter.getId().getBaseUnit()).isNull();
+			assertThat(counter.count()).isZero();
+		}).extracting((counter) -> counter.getId().getTag("direction")).containsExactlyInAnyOrder("in", "out");
 		Meter buffers = registry.get(AriadneServerMetrics.BUFFERS_USED).tag("listener", "app").meter();
 		assertThat(buffers.getId().getBaseUnit()).isEqualTo("bytes");
 		assertThat(buffers.getId().getDescription()).contains("buffers.budget");
 		assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_ACCEPTED).functionCounter().count()).isZero();
 		assertThat(registry.get(AriadneServerMetrics.CONNECTIONS_REJECTED).functionCounters()).extracting(
 				(counter) -> counter.getId().getTag("reason"))
-			.containsExactlyInAnyOrder("queue-full", "pool-full", "shutting-down");
+			.containsExactlyInAnyOrder("queue-full", "pool-full", "shutting-down", "websocket-sessions");
 		assertThat(registry.get(AriadneServerMetrics.ACCEPT_ERRORS).functionCounters()).allSatisfy((counter) -> {
 			assertThat(counter.getId().getDescription()).isNotBlank();
 			assertThat(counter.getId().getBaseUnit()).isNull();
@@ -203,6 +214,23 @@ class AriadneServerMetricsTest {
 		finally {
 			management.stop();
 		}
+	}
+
+	@Test
+	void theAccessLogsDroppedCounterReadsTheListenersCount() {
+		MeterRegistry registry = new SimpleMeterRegistry();
+		ServerStats real = start(2).stats();
+		// the listener's figures, with 3 lines dropped: the core's own test makes a stuck output drop them
+		ServerStats stats = (ServerStats) Proxy.newProxyInstance(ServerStats.class.getClassLoader(),
+				new Class<?>[] { ServerStats.class }, (proxy, method, args) -> method.getName().equals("accessLogDropped")
+						? 3L : method.invoke(real, args));
+		new AriadneServerMetrics(stats, "test", List.of()).bindTo(registry);
+		FunctionCounter dropped = registry.get(AriadneServerMetrics.ACCESS_LOG_DROPPED)
+			.tag("listener", "app")
+			.functionCounter();
+		assertThat(dropped.count()).isEqualTo(3);
+		assertThat(dropped.getId().getBaseUnit()).isNull();
+		assertThat(dropped.getId().getDescription()).contains("accesslog.queue-capacity");
 	}
 
 	@Test

@@ -48,11 +48,13 @@ class PrometheusExpositionTest {
 					"ariadne_accept_queue_depth", "ariadne_accept_queue_capacity", "ariadne_connections_active",
 					"ariadne_connections_idle", "ariadne_connections_max", "ariadne_server_info",
 					"ariadne_pool_starvation", "ariadne_connections_protocol", "ariadne_http2_streams_active",
-					"ariadne_http2_streams_queued", "ariadne_http2_connections_at_limit")) {
+					"ariadne_http2_streams_queued", "ariadne_http2_connections_at_limit",
+					"ariadne_websocket_sessions_active")) {
 				assertThat(scrape).as(gauge).contains("# TYPE " + gauge + " gauge\n");
 			}
 			for (String counter : List.of("ariadne_connections_accepted", "ariadne_connections_rejected",
-					"ariadne_accept_errors", "ariadne_defences", "ariadne_http2_defences")) {
+					"ariadne_accept_errors", "ariadne_defences", "ariadne_http2_defences", "ariadne_accesslog_dropped",
+					"ariadne_websocket_messages")) {
 				assertThat(scrape).as(counter).contains("# TYPE " + counter + "_total counter\n");
 			}
 			assertThat(scrape).contains("# TYPE ariadne_requests_seconds histogram\n")
@@ -72,7 +74,12 @@ class PrometheusExpositionTest {
 				.doesNotContain("ariadne_defences_total{listener=\"app\",low_resources=\"false\",reason=\"http2-rapid-reset\"}")
 				.contains("ariadne_connections_protocol{listener=\"app\",protocol=\"h2c\"} 0.0")
 				.contains("ariadne_connections_protocol{listener=\"app\",protocol=\"websocket\"} 0.0")
-				.contains("ariadne_http2_streams_active{listener=\"app\"} 0.0");
+				.contains("ariadne_http2_streams_active{listener=\"app\"} 0.0")
+				.contains("ariadne_accesslog_dropped_total{listener=\"app\"} 0.0")
+				.contains("ariadne_websocket_sessions_active{listener=\"app\"} 0.0")
+				.contains("ariadne_websocket_messages_total{direction=\"in\",listener=\"app\"} 0.0")
+				.contains("ariadne_websocket_messages_total{direction=\"out\",listener=\"app\"} 0.0")
+				.contains("ariadne_connections_rejected_total{listener=\"app\",reason=\"websocket-sessions\"} 0.0");
 			if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/netstat"))) {
 				// the network namespace's count, not a listener's: no listener label
 				assertThat(scrape).contains("# TYPE ariadne_accept_queue_overflows_total counter\n")

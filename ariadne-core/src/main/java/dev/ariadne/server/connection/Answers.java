@@ -87,6 +87,25 @@ public final class Answers {
 	}
 
 	/**
+	 * Returns the content length of an answer, as {@link #write} sends it.
+	 * @param reason the body
+	 * @param headRequest whether the request was {@code HEAD}: no body is sent
+	 * @return the bytes
+	 */
+	static long contentLength(String reason, boolean headRequest) {
+		if (headRequest) {
+			return 0;
+		}
+		long length = 1;
+		for (int i = 0; i < reason.length(); i++) {
+			char c = reason.charAt(i);
+			// UTF-8: a surrogate pair is four bytes, two chars of two each here
+			length += (c < 0x80) ? 1 : (c < 0x800 || Character.isSurrogate(c)) ? 2 : 3;
+		}
+		return length;
+	}
+
+	/**
 	 * Appends an answer to a connection's output.
 	 * @param out the output
 	 * @param clock the {@code Date} clock

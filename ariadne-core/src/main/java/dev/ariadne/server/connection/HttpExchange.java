@@ -289,8 +289,9 @@ public final class HttpExchange {
 		}
 		this.async = null;
 		this.request.releaseBodies();
-		if (this.context.events().hasListeners() && !switched()) {
-			publish(this.request.route(), 0, System.nanoTime());
+		if (this.context.events().reports() && !switched()) {
+			this.context.events().ended(this.head, this.request, this.response, 0, this.startNanos, System.nanoTime(),
+					this.queueWaitNanos, this.match.pool());
 		}
 	}
 
@@ -344,8 +345,9 @@ public final class HttpExchange {
 	 */
 	private Throwable switchProtocols() {
 		Throwable failure = this.upgrade.switchProtocols(this.response, this.out);
-		if (failure == null && this.context.events().hasListeners()) {
-			publish(this.request.route(), this.response.status(), System.nanoTime());
+		if (failure == null && this.context.events().reports()) {
+			this.context.events().ended(this.head, this.request, this.response, this.response.status(), this.startNanos,
+					System.nanoTime(), this.queueWaitNanos, this.match.pool());
 		}
 		return failure;
 	}
@@ -381,23 +383,17 @@ public final class HttpExchange {
 			keep = drain(this.body);
 		}
 		RequestEvents events = this.context.events();
-		// a fallback handler (a servlet container) may have reported the route it served
-		String route = request.route();
-		boolean listeners = events.hasListeners();
-		long end = (begin != 0 || listeners) ? System.nanoTime() : 0;
+		boolean reports = events.reports();
+		long end = (begin != 0 || reports) ? System.nanoTime() : 0;
 		routeWorked(begin, end);
-		if (listeners && !switched()) {
-			publish(route, complete ? response.status() : 0, end);
+		if (reports && !switched()) {
+			// a fallback handler (a servlet container) may have reported the route it served
+			events.ended(this.head, request, response, complete ? response.status() : 0, this.startNanos, end,
+					this.queueWaitNanos, this.match.pool());
 		}
 		this.request = null;
 		this.response = null;
 		return keep;
-	}
-
-	/** Reports the current exchange to the request listeners. */
-	private void publish(String route, int status, long end) {
-		this.context.events().publish(new RequestEvent(this.context.config().name(), this.head.method().name(), route,
-				status, end - this.startNanos, this.queueWaitNanos, this.match.pool()));
 	}
 
 	private void routeWorked(long begin, long end) {
@@ -473,11 +469,11 @@ public final class HttpExchange {
 	 */
 	public void refuse(Status status, String reason, int retryAfterSeconds, RequestHead head, String refusal,
 			String route) {
-		this.encoder.answer(status, reason, retryAfterSeconds, head != null && head.method() == Method.HEAD);
-		if (this.context.events().hasListeners()) {
-			String method = (head != null) ? head.method().name() : RequestEvent.UNKNOWN_METHOD;
-			this.context.events().publish(new RequestEvent(this.context.config().name(), method, route, status.code(), 0,
-					0, Route.DEFAULT_POOL, refusal));
+		boolean headRequest = head != null && head.method() == Method.HEAD;
+		this.encoder.answer(status, reason, retryAfterSeconds, headRequest);
+		if (this.context.events().reports()) {
+			this.context.events().refused(head, this.remote, this.local, status.code(),
+					Answers.contentLength(reason, headRequest), route, refusal);
 		}
 	}
 

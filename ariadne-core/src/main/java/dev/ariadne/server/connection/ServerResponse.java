@@ -45,6 +45,9 @@ final class ServerResponse implements Response {
 
 	private long written;
 
+	/** Content bytes handed to the encoder: what the access log reports as sent. */
+	private long sent;
+
 	private BodyStream stream;
 
 	private Supplier<Headers> trailers;
@@ -137,6 +140,7 @@ final class ServerResponse implements Response {
 			if (this.framing != Framing.NONE && body.length > 0) {
 				this.encoder.content(body, 0, body.length);
 				this.written = body.length;
+				this.sent = body.length;
 			}
 			if (this.framing == Framing.DELIMITED) {
 				endDelimited();
@@ -228,6 +232,16 @@ final class ServerResponse implements Response {
 		this.keepAlive = false;
 		this.framing = Framing.NONE;
 		this.encoder.answer(status, reason, retryAfterSeconds, this.headRequest);
+		this.sent = Answers.contentLength(reason, this.headRequest);
+	}
+
+	/**
+	 * Returns the content bytes sent so far, without the head: what the handler wrote that went
+	 * on the wire (none for {@code HEAD}), or the body of the server's own answer.
+	 * @return the byte count
+	 */
+	long bytesSent() {
+		return this.sent;
 	}
 
 	/**
@@ -344,6 +358,7 @@ final class ServerResponse implements Response {
 			}
 			if (response.framing != Framing.NONE) {
 				response.encoder.content(bytes, offset, length);
+				response.sent += length;
 			}
 			response.written += length;
 		}

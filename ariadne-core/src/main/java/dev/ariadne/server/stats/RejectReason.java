@@ -12,7 +12,13 @@ public enum RejectReason {
 	POOL_FULL("pool-full"),
 
 	/** The server was shutting down; the connection was refused or answered 503. */
-	SHUTTING_DOWN("shutting-down");
+	SHUTTING_DOWN("shutting-down"),
+
+	/**
+	 * A WebSocket handshake over {@code websocket.max-sessions}, or made while the server shut
+	 * down, answered 503.
+	 */
+	WEBSOCKET_SESSIONS("websocket-sessions");
 
 	private final String tag;
 

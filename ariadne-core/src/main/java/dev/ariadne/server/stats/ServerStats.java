@@ -138,6 +138,27 @@ public interface ServerStats {
 	}
 
 	/**
+	 * Returns the WebSocket sessions open now, opened by the listener's routes: in
+	 * {@code blocking} each owns its connection's worker for as long as it is open; in
+	 * {@code virtual-threads} a parked virtual thread; in {@code event-loop} no thread while it
+	 * waits.
+	 * @return the count
+	 */
+	default int webSocketSessions() {
+		return 0;
+	}
+
+	/**
+	 * Returns the WebSocket messages the listener's sessions carried since start, each counted
+	 * once whole, however many frames it took.
+	 * @param inbound {@code true} for those received from clients, {@code false} for those sent
+	 * @return the count
+	 */
+	default long webSocketMessages(boolean inbound) {
+		return 0;
+	}
+
+	/**
 	 * Returns what the HTTP/2 streams over every connection are doing, in one walk of the
 	 * connections: for a scrape or the diagnosis, never on the request path.
 	 * @return the streams that run or wait for a thread, those of them that wait, and the
@@ -259,6 +280,17 @@ public interface ServerStats {
 	 */
 	default List<RouteWork> routeWork(String pool) {
 		return List.of();
+	}
+
+	/**
+	 * Returns the access-log lines dropped since start rather than holding up a request: those
+	 * of exchanges that ended while the log's queue ({@code accesslog.queue-capacity}) was full
+	 * because its output could not keep up, or after the log closed, and those lost to a failed
+	 * write.
+	 * @return the count, 0 without an access log
+	 */
+	default long accessLogDropped() {
+		return 0;
 	}
 
 }

@@ -10,6 +10,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.server.Cookie;
+import org.springframework.boot.web.server.servlet.CookieSameSiteSupplier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.io.Resource;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -103,6 +106,18 @@ public class ConformanceApplication implements WebMvcConfigurer {
 			}
 
 		};
+	}
+
+	/**
+	 * A {@code SameSite} rule for every response cookie, as an application declares one: on
+	 * when {@code conformance.cookie-same-site} names the value ({@code lax}, {@code omitted}...).
+	 * @param sameSite the value
+	 * @return the supplier
+	 */
+	@Bean
+	@ConditionalOnProperty(name = "conformance.cookie-same-site")
+	CookieSameSiteSupplier everyCookie(@Value("${conformance.cookie-same-site}") String sameSite) {
+		return CookieSameSiteSupplier.of(Cookie.SameSite.valueOf(sameSite.toUpperCase(java.util.Locale.ROOT)));
 	}
 
 	@Override
