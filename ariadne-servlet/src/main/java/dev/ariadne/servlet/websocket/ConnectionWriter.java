@@ -1,12 +1,9 @@
 package dev.ariadne.servlet.websocket;
 
 import java.io.IOException;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 
 import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.http.WebConnection;
 
 import org.glassfish.tyrus.spi.CompletionHandler;
 import org.glassfish.tyrus.spi.Writer;
@@ -20,15 +17,13 @@ import org.glassfish.tyrus.spi.Writer;
  */
 final class ConnectionWriter extends Writer {
 
-	private static final Logger logger = System.getLogger(ConnectionWriter.class.getName());
-
-	private final WebConnection connection;
-
 	private final ServletOutputStream out;
 
-	ConnectionWriter(WebConnection connection, ServletOutputStream out) {
-		this.connection = connection;
+	private final TyrusUpgradeHandler session;
+
+	ConnectionWriter(ServletOutputStream out, TyrusUpgradeHandler session) {
 		this.out = out;
+		this.session = session;
 	}
 
 	@Override
@@ -51,20 +46,19 @@ final class ConnectionWriter extends Writer {
 			}
 			return;
 		}
+		this.session.active();
 		if (completionHandler != null) {
 			completionHandler.completed(buffer);
 		}
 	}
 
-	/** Tyrus is done with the connection: what was written goes out, then the connection closes. */
+	/**
+	 * Tyrus is done with the connection: the session ends, and the connection closes when the
+	 * closing handshake is over ({@link TyrusUpgradeHandler}).
+	 */
 	@Override
 	public void close() {
-		try {
-			this.connection.close();
-		}
-		catch (Exception ex) {
-			logger.log(Level.DEBUG, "An upgraded connection failed to close", ex);
-		}
+		this.session.closedByTyrus();
 	}
 
 }

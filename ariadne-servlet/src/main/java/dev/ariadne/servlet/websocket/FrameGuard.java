@@ -9,7 +9,9 @@ package dev.ariadne.servlet.websocket;
  * up to Tyrus's buffer and then fail the connection with 1011. This guard refuses it with 1009
  * (RFC 6455 §7.4.1, too big) at its header instead, as Tomcat and Jetty do, whatever its size.
  * It reads only headers: the payload is skipped, never copied, unmasked or checked; everything
- * else (masking, opcodes, control frames, UTF-8) stays Tyrus's to judge.
+ * else (masking, opcodes, control frames, UTF-8) stays Tyrus's to judge. It also tells when the
+ * client's close frame went by ({@link #closeSeen}), so that a connection whose server closed
+ * first reads until the closing handshake is over.
  *
  * <p>One per connection; called by one thread at a time (the reader's callbacks).
  */
@@ -20,6 +22,8 @@ final class FrameGuard {
 	private static final int TEXT = 0x1;
 
 	private static final int BINARY = 0x2;
+
+	private static final int CLOSE = 0x8;
 
 	/** Longest header: 2 bytes, an 8-byte length, a 4-byte mask. */
 	private static final int MAX_HEADER = 14;
@@ -38,6 +42,9 @@ final class FrameGuard {
 	/** The opcode of the message in progress (text or binary), for its continuation frames. */
 	private int messageType = TEXT;
 
+	/** Whether the header of a close frame went by. */
+	private boolean closeSeen;
+
 	/**
 	 * Creates a guard.
 	 * @param maxText the largest text frame accepted, in bytes
@@ -53,10 +60,12 @@ final class FrameGuard {
 	 * @param bytes the bytes
 	 * @param offset where they start
 	 * @param length how many
-	 * @return whether every frame header seen so far is within the limits; once false, the
-	 * connection is to be closed with 1009 and nothing more inspected
+	 * @return whether every frame header in the bytes is within the limits; once false, the
+	 * connection is to be closed with 1009 (the guard goes on following the frames, past the
+	 * refused one, for {@link #closeSeen})
 	 */
 	boolean accept(byte[] bytes, int offset, int length) {
+		boolean accepted = true;
 		int position = offset;
 		int end = offset + length;
 		while (position < end) {
@@ -71,12 +80,18 @@ final class FrameGuard {
 			if (this.headerLength < needed) {
 				continue;
 			}
-			if (!frame()) {
-				return false;
-			}
+			accepted &= frame();
 			this.headerLength = 0;
 		}
-		return true;
+		return accepted;
+	}
+
+	/**
+	 * Returns whether the client's close frame went by.
+	 * @return whether the client closed its side of the session
+	 */
+	boolean closeSeen() {
+		return this.closeSeen;
 	}
 
 	/** The length of the header read so far, as far as its first bytes tell. */
@@ -104,23 +119,26 @@ final class FrameGuard {
 				payload = (payload << 8) | (this.header[i] & 0xFF);
 			}
 			if (payload < 0) {
-				// the top bit set (RFC 6455 §5.2 forbids it): too big for any limit
+				// the top bit set (RFC 6455 §5.2 forbids it): too big for any limit, and no frame
+				// boundary can follow from it
+				this.payloadLeft = Long.MAX_VALUE;
 				return false;
 			}
 		}
 		else {
 			payload = length;
 		}
+		this.payloadLeft = payload;
+		if (opcode == CLOSE) {
+			this.closeSeen = true;
+		}
 		if (opcode == TEXT || opcode == BINARY) {
 			this.messageType = opcode;
 		}
 		if (opcode == TEXT || opcode == BINARY || opcode == CONTINUATION) {
 			long limit = (this.messageType == BINARY) ? this.maxBinary : this.maxText;
-			if (payload > limit) {
-				return false;
-			}
+			return payload <= limit;
 		}
-		this.payloadLeft = payload;
 		return true;
 	}
 

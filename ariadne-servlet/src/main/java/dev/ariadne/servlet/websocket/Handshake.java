@@ -42,7 +42,8 @@ final class Handshake {
 	 * @param response its response
 	 * @param path the path the engine matches its endpoints against
 	 * @return false when no endpoint of the engine serves the path (nothing was written), true
-	 * when the handshake was answered: switched, or refused with an error status
+	 * when the handshake was answered: switched, or refused with an error status (503 over the
+	 * session limit)
 	 * @throws IOException if answering failed
 	 * @throws ServletException if the request could not switch protocols
 	 */
@@ -64,6 +65,12 @@ final class Handshake {
 			// a configurator's modifyHandshake answered otherwise (a redirect, a 401)
 			copyFields(answer, response);
 			response.setStatus(answer.getStatus());
+			return true;
+		}
+		if (container.full()) {
+			// over websocket.max-sessions, as the core's routes answer it
+			response.setHeader("Retry-After", "1");
+			response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
 			return true;
 		}
 		TyrusUpgradeHandler handler = request.upgrade(TyrusUpgradeHandler.class);

@@ -1,6 +1,7 @@
 package dev.ariadne.servlet.websocket;
 
 import java.util.EnumSet;
+import java.util.Objects;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
@@ -9,6 +10,7 @@ import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.websocket.server.ServerContainer;
 
+import dev.ariadne.server.WebSocketConfig;
 import dev.ariadne.servlet.ServletStartup;
 
 /**
@@ -31,8 +33,28 @@ public final class JakartaWebSocket implements ServletStartup {
 	/** The context attribute of the {@link ServerContainer} (Jakarta WebSocket 2.2, §6.4). */
 	public static final String ATTRIBUTE = "jakarta.websocket.server.ServerContainer";
 
-	/** Creates the startup step. */
+	private final WebSocketConfig settings;
+
+	/**
+	 * Creates the startup step: messages up to 64 KiB by default, no idle timeout and no session
+	 * limit of the container's own.
+	 */
 	public JakartaWebSocket() {
+		this.settings = null;
+	}
+
+	/**
+	 * Creates the startup step under a server's WebSocket settings, as the core's routes follow
+	 * them: {@code websocket.max-message-size} is the container's default message size limit
+	 * (an application's {@code setDefaultMaxTextMessageBufferSize} and
+	 * {@code setDefaultMaxBinaryMessageBufferSize} change it, as Spring's
+	 * {@code ServletServerContainerFactoryBean} does), a session quiet for
+	 * {@code websocket.idle-timeout} is closed with 1001, and a handshake over
+	 * {@code websocket.max-sessions} is answered 503.
+	 * @param settings the settings
+	 */
+	public JakartaWebSocket(WebSocketConfig settings) {
+		this.settings = Objects.requireNonNull(settings, "settings");
 	}
 
 	/**
@@ -50,7 +72,7 @@ public final class JakartaWebSocket implements ServletStartup {
 
 	@Override
 	public void onStartup(ServletContext context) {
-		ServletServerContainer container = new ServletServerContainer(context.getContextPath());
+		ServletServerContainer container = new ServletServerContainer(context.getContextPath(), this.settings);
 		context.setAttribute(ATTRIBUTE, container);
 		UpgradeFilter filter = new UpgradeFilter(container);
 		FilterRegistration.Dynamic registration = context.addFilter("jakartaWebSocketUpgrade", filter);

@@ -3,7 +3,6 @@ package dev.ariadne.servlet.websocket;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
 import jakarta.servlet.ServletException;
@@ -12,6 +11,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import jakarta.websocket.DeploymentException;
 import jakarta.websocket.server.ServerEndpointConfig;
+
+import dev.ariadne.server.WebSocketConfig;
 
 import org.glassfish.tyrus.core.TyrusWebSocketEngine;
 import org.glassfish.tyrus.server.TyrusServerContainer;
@@ -43,17 +44,24 @@ final class ServletServerContainer extends TyrusServerContainer {
 
 	private final SessionTimers timers = new SessionTimers();
 
-	/** The open sessions of authenticated handshakes by their HTTP session, closed when it ends. */
-	private final Map<HttpSession, Set<TyrusUpgradeHandler>> byHttpSession = new ConcurrentHashMap<>();
+	private final OpenSessions sessions;
 
-	/** Every open session, closed with 1001 when the server goes away. */
-	private final Set<TyrusUpgradeHandler> open = ConcurrentHashMap.newKeySet();
-
-	ServletServerContainer(String contextPath) {
+	/**
+	 * Creates the container of a servlet context.
+	 * @param contextPath the context's path
+	 * @param settings the server's {@code websocket.*} settings: the default message size limit,
+	 * the idle timeout and the session limit; {@code null} for a message size limit of
+	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes and neither of the others
+	 */
+	ServletServerContainer(String contextPath, WebSocketConfig settings) {
 		super((Set<Class<?>>) null);
 		this.contextPath = contextPath;
-		super.setDefaultMaxTextMessageBufferSize(DEFAULT_MAX_MESSAGE_SIZE);
-		super.setDefaultMaxBinaryMessageBufferSize(DEFAULT_MAX_MESSAGE_SIZE);
+		int maxMessageSize = (settings != null) ? settings.maxMessageSize() : DEFAULT_MAX_MESSAGE_SIZE;
+		super.setDefaultMaxTextMessageBufferSize(maxMessageSize);
+		super.setDefaultMaxBinaryMessageBufferSize(maxMessageSize);
+		this.sessions = (settings != null)
+				? new OpenSessions(settings.maxSessions(), settings.idleTimeout(), this.timers)
+				: new OpenSessions(0, null, this.timers);
 		this.engine = newEngine();
 		// endpoints added from now on are deployed at once (there is no start in a servlet context)
 		doneDeployment();
@@ -139,10 +147,18 @@ final class ServletServerContainer extends TyrusServerContainer {
 	}
 
 	/**
+	 * Returns whether the sessions are at the server's limit ({@code websocket.max-sessions}),
+	 * so that a handshake is refused.
+	 * @return whether a new session would go over the limit
+	 */
+	boolean full() {
+		return this.sessions.full();
+	}
+
+	/**
 	 * A handshake succeeded: the session's connection gets its limits; once it opens it is
 	 * counted among the open sessions, and an authenticated one is closed when its HTTP session
-	 * ends. A connection that never opens (its client left before the {@code 101}) is never
-	 * counted, so nothing keeps it.
+	 * ends.
 	 * @param handler the session's connection, not yet initialised
 	 * @param upgrade Tyrus's handshake
 	 * @param request the handshake request
@@ -150,20 +166,8 @@ final class ServletServerContainer extends TyrusServerContainer {
 	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request) {
 		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize());
 		HttpSession session = (request.getUserPrincipal() != null) ? request.getSession(false) : null;
-		handler.prepare(upgrade, guard, (opened) -> {
-			this.open.add(opened);
-			if (session != null) {
-				this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(opened);
-			}
-		}, (ended) -> {
-			this.open.remove(ended);
-			if (session != null) {
-				this.byHttpSession.computeIfPresent(session, (key, handlers) -> {
-					handlers.remove(ended);
-					return handlers.isEmpty() ? null : handlers;
-				});
-			}
-		});
+		handler.prepare(upgrade, guard, this.timers, (opened) -> this.sessions.opened(opened, session),
+				(ended) -> this.sessions.ended(ended, session));
 	}
 
 	/**
@@ -172,12 +176,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	 * @return how many sessions were open
 	 */
 	int goingAway() {
-		int count = 0;
-		for (TyrusUpgradeHandler handler : this.open) {
-			handler.goingAway();
-			count++;
-		}
-		return count;
+		return this.sessions.goingAway();
 	}
 
 	/**
@@ -185,10 +184,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	 * @param session the HTTP session
 	 */
 	void httpSessionEnded(HttpSession session) {
-		Set<TyrusUpgradeHandler> handlers = this.byHttpSession.remove(session);
-		if (handlers != null) {
-			handlers.forEach(TyrusUpgradeHandler::httpSessionEnded);
-		}
+		this.sessions.httpSessionEnded(session);
 	}
 
 }

@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -33,6 +36,9 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private static final Logger logger = System.getLogger(TyrusUpgradeHandler.class.getName());
 
+	/** How long a connection waits for its client to close after the session's close frames. */
+	private static final long DRAIN_SECONDS = 5;
+
 	private static final CloseReason CLIENT_WENT_AWAY = new CloseReason(CloseCodes.CLOSED_ABNORMALLY,
 			"The client closed the connection without a close frame");
 
@@ -41,9 +47,13 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private static final CloseReason GOING_AWAY = new CloseReason(CloseCodes.GOING_AWAY, "The server is stopping");
 
+	private static final CloseReason IDLE = new CloseReason(CloseCodes.GOING_AWAY, "Idle timeout");
+
 	private UpgradeInfo upgrade;
 
 	private FrameGuard guard;
+
+	private ScheduledExecutorService timer;
 
 	private Consumer<TyrusUpgradeHandler> onOpen;
 
@@ -57,6 +67,14 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private final AtomicBoolean ended = new AtomicBoolean();
 
+	/** Whether the connection was closed; it may close after the session ended ({@link #end}). */
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	private volatile ScheduledFuture<?> drainTimeout;
+
+	/** When the session last read or wrote ({@link System#nanoTime}). */
+	private volatile long lastActive = System.nanoTime();
+
 	/** Made by the servlet container when the handshake switches the request's protocol. */
 	public TyrusUpgradeHandler() {
 	}
@@ -65,13 +83,15 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	 * Gives the handler what the handshake decided, before the container calls {@link #init}.
 	 * @param upgrade Tyrus's successful handshake
 	 * @param guard the frame size limits
+	 * @param timer the thread that ends a connection whose client does not close after the session
 	 * @param onOpen called once when the connection opens, before the endpoint's {@code onOpen}
-	 * @param onEnd called once when the connection ends
+	 * @param onEnd called once when the session ends
 	 */
-	void prepare(UpgradeInfo upgrade, FrameGuard guard, Consumer<TyrusUpgradeHandler> onOpen,
-			Consumer<TyrusUpgradeHandler> onEnd) {
+	void prepare(UpgradeInfo upgrade, FrameGuard guard, ScheduledExecutorService timer,
+			Consumer<TyrusUpgradeHandler> onOpen, Consumer<TyrusUpgradeHandler> onEnd) {
 		this.upgrade = upgrade;
 		this.guard = guard;
+		this.timer = timer;
 		this.onOpen = onOpen;
 		this.onEnd = onEnd;
 	}
@@ -86,7 +106,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 			this.onOpen.accept(this);
 			// the endpoint's onOpen runs here: it may send, and may close the session
 			this.connection = this.upgrade.createConnection(
-					new ConnectionWriter(webConnection, webConnection.getOutputStream()), (reason) -> end());
+					new ConnectionWriter(webConnection.getOutputStream(), this), (reason) -> end());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -102,7 +122,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		Connection connection = this.connection;
 		ServletInputStream in = this.in;
 		try {
-			while (!this.ended.get() && in.isReady()) {
+			while (!this.closed.get() && in.isReady()) {
 				// what was fetched from the connection, at most the container's input buffer:
 				// Tyrus copies what it keeps, so nothing stays allocated for an idle session
 				byte[] bytes = new byte[Math.max(in.available(), 1)];
@@ -113,10 +133,20 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 				if (count == 0) {
 					continue;
 				}
-				if (!this.guard.accept(bytes, 0, count)) {
+				boolean accepted = this.guard.accept(bytes, 0, count);
+				if (this.ended.get()) {
+					// the server closed first: dropped until the client's close frame
+					if (this.guard.closeSeen()) {
+						closeConnection();
+					}
+					continue;
+				}
+				this.lastActive = System.nanoTime();
+				if (!accepted) {
 					connection.close(TOO_BIG);
 					end();
-					return;
+					// the rest of the frame is dropped as it comes, until the client's close frame
+					continue;
 				}
 				connection.getReadHandler().handle(ByteBuffer.wrap(bytes, 0, count));
 			}
@@ -157,6 +187,29 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		closeWith(GOING_AWAY);
 	}
 
+	/** Closes the session because it was quiet for the container's idle timeout: with 1001. */
+	void idleTimeout() {
+		closeWith(IDLE);
+	}
+
+	/** Tyrus closed its side of the connection: the session ends. */
+	void closedByTyrus() {
+		end();
+	}
+
+	/** The session read or wrote: its idle time starts again. */
+	void active() {
+		this.lastActive = System.nanoTime();
+	}
+
+	/**
+	 * Returns when the session last read or wrote.
+	 * @return the time, as {@link System#nanoTime}
+	 */
+	long lastActive() {
+		return this.lastActive;
+	}
+
 	private void closeWith(CloseReason reason) {
 		Connection connection = this.connection;
 		if (connection != null && !this.ended.get()) {
@@ -172,16 +225,55 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 			// an open session reports 1006 to its endpoint; Tyrus never puts 1006 on the wire
 			connection.close(reason);
 		}
-		end();
+		endSession();
+		closeConnection();
 	}
 
+	/**
+	 * The session ended with a close frame, the server's or the client's. After the client's the
+	 * closing handshake is over and the connection closes at once, the server first (RFC 6455
+	 * §7.1.1). After the server's alone, what the client still sends is read and dropped until
+	 * its close frame, its end, or {@value #DRAIN_SECONDS} s: closing with input unread resets
+	 * the connection, and the reset can destroy the close frame before the client reads it (a
+	 * client still sending a message refused with 1009, say).
+	 */
 	private void end() {
-		if (!this.ended.compareAndSet(false, true)) {
+		if (!endSession()) {
 			return;
+		}
+		if (this.guard.closeSeen()) {
+			closeConnection();
+			return;
+		}
+		ScheduledExecutorService timer = this.timer;
+		try {
+			this.drainTimeout = timer.schedule(this::closeConnection, DRAIN_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (RuntimeException ex) {
+			// no timer (the container stops): closed at once
+			closeConnection();
+		}
+	}
+
+	/** Ends the session, once: returns whether this call did. */
+	private boolean endSession() {
+		if (!this.ended.compareAndSet(false, true)) {
+			return false;
 		}
 		Consumer<TyrusUpgradeHandler> onEnd = this.onEnd;
 		if (onEnd != null) {
 			onEnd.accept(this);
+		}
+		return true;
+	}
+
+	private void closeConnection() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		ScheduledFuture<?> drainTimeout = this.drainTimeout;
+		if (drainTimeout != null) {
+			drainTimeout.cancel(false);
 		}
 		try {
 			this.webConnection.close();

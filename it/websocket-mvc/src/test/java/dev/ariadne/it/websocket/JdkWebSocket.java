@@ -84,6 +84,11 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 		return (String) next();
 	}
 
+	/** Returns whether the server's close frame (or a failure) has arrived. */
+	boolean closedYet() {
+		return this.closed.isDone();
+	}
+
 	/** Waits for the server's close frame and returns its code (-1: the connection failed). */
 	int closeCode() throws Exception {
 		return this.closed.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
