@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.ariadne.server.IoModel;
 import dev.ariadne.server.Response;
@@ -84,6 +85,32 @@ class UpgradedConnectionsIT {
 				() -> "busy " + pool.busyWorkers() + ", queued " + pool.queued());
 		assertThat(this.server.stats().openConnections()).isEqualTo(100);
 		assertThat(this.server.stats().idleConnections()).as("tunnels are exchanges in progress").isZero();
+		try (RawClient plain = this.tunnels.connect()) {
+			AbstractProtocolIT.assertOk(plain.exchange("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n"), "hello");
+		}
+		for (int i = 0; i < open.size(); i++) {
+			Tunnels.assertEchoes(open.get(i), "again " + i);
+		}
+		closeAll();
+		Leaks.assertServerHoldsNothing(this.server);
+	}
+
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void idleEventLoopTunnelsHoldNoInputBufferSoTheyCannotExhaustTheBudget(boolean tls) throws Exception {
+		// 1 MiB holds 64 buffers of 16 KiB: 200 tunnels that each kept theirs would stall the
+		// loop (the 65th could not read its echo, and nor could any new connection)
+		this.server = this.tunnels.start(IoModel.EVENT_LOOP, tls,
+				(config) -> config.maxThreads(4).bufferBudget(1024 * 1024));
+		List<RawClient> open = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			RawClient client = open();
+			Tunnels.assertEchoes(client, "tunnel " + i);
+			open.add(client);
+		}
+		long buffer = 16 * 1024;
+		Await.until(() -> this.server.stats().buffersUsed() < 8 * buffer,
+				() -> "bytes in buffers " + this.server.stats().buffersUsed());
 		try (RawClient plain = this.tunnels.connect()) {
 			AbstractProtocolIT.assertOk(plain.exchange("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n"), "hello");
 		}

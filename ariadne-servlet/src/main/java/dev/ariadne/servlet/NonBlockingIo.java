@@ -110,6 +110,8 @@ final class NonBlockingIo {
 		}
 		AsyncResponse core = this.owner.tasks().core();
 		if (!core.readable()) {
+			// the reader waits for the client, perhaps for hours: it holds no buffer meanwhile
+			input.releaseIdle();
 			return false;
 		}
 		input.fetchNow(core);

@@ -15,7 +15,9 @@ import dev.ariadne.server.AsyncResponse;
  * The request body as the application reads it, straight from the core's body stream (never
  * buffered whole). In non-blocking mode (a {@link ReadListener} is set) reads take only bytes
  * that {@link NonBlockingIo} has fetched from the core without waiting, so a read never
- * blocks.
+ * blocks. The buffer of fetched bytes exists only in non-blocking mode, and only while the
+ * reader has something to read: it goes when the reader waits for the client
+ * ({@link #releaseIdle()}), so that an idle connection that switched protocols holds none.
  */
 final class RequestInput extends ServletInputStream {
 
@@ -24,7 +26,10 @@ final class RequestInput extends ServletInputStream {
 
 	private final InputStream body;
 
-	private final byte[] ready = new byte[8192];
+	private static final int READY_SIZE = 8192;
+
+	/** Bytes fetched for a non-blocking reader; {@code null} while none are wanted. */
+	private byte[] ready;
 
 	private int readyStart;
 
@@ -92,6 +97,9 @@ final class RequestInput extends ServletInputStream {
 		if (fetched() > 0 || this.finished) {
 			return;
 		}
+		if (this.ready == null) {
+			this.ready = new byte[READY_SIZE];
+		}
 		try {
 			int count = core.read(this.ready, 0, this.ready.length);
 			if (count < 0) {
@@ -104,6 +112,18 @@ final class RequestInput extends ServletInputStream {
 		catch (IOException ex) {
 			noteFraming(ex);
 			this.failure = ex;
+		}
+	}
+
+	/**
+	 * The non-blocking reader waits for the client: the buffer of fetched bytes goes, if empty,
+	 * until the next fetch.
+	 */
+	void releaseIdle() {
+		if (fetched() == 0) {
+			this.ready = null;
+			this.readyStart = 0;
+			this.readyEnd = 0;
 		}
 	}
 
@@ -156,7 +176,7 @@ final class RequestInput extends ServletInputStream {
 			count = read(buffer.array(), buffer.arrayOffset() + start, buffer.remaining());
 		}
 		else {
-			byte[] chunk = new byte[Math.min(buffer.remaining(), this.ready.length)];
+			byte[] chunk = new byte[Math.min(buffer.remaining(), READY_SIZE)];
 			count = read(chunk, 0, chunk.length);
 			if (count > 0) {
 				buffer.put(chunk, 0, count);

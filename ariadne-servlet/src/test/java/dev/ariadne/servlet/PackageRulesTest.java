@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The package rule of STYLE.md for {@code dev.ariadne.servlet}: the core's API ({@code http},
  * {@code server}, {@code server.stats}), {@code jakarta.servlet} and the JDK; never Spring,
- * Micrometer, or a core model package.
+ * Micrometer, or a core model package. Jakarta WebSocket and Tyrus, optional dependencies, only
+ * in {@code dev.ariadne.servlet.websocket}, which the container itself never imports.
  */
 class PackageRulesTest {
 
@@ -25,6 +26,10 @@ class PackageRulesTest {
 	private static final List<String> ALLOWED = List.of("java.", "javax.net.ssl", "jakarta.servlet", "dev.ariadne.servlet",
 			"dev.ariadne.http", "dev.ariadne.server.stats");
 
+	private static final List<String> WEBSOCKET_ONLY = List.of("jakarta.websocket", "org.glassfish.tyrus");
+
+	private static final Path WEBSOCKET = Path.of("src/main/java/dev/ariadne/servlet/websocket");
+
 	@Test
 	void mainCodeImportsOnlyTheCoreApiTheServletApiAndTheJdk() throws IOException {
 		List<String> violations = new ArrayList<>();
@@ -32,10 +37,15 @@ class PackageRulesTest {
 		try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
 			for (Path file : files.filter((path) -> path.toString().endsWith(".java")).toList()) {
 				scanned++;
+				boolean websocket = file.startsWith(WEBSOCKET);
 				Matcher imports = IMPORT.matcher(Files.readString(file));
 				while (imports.find()) {
 					String pkg = imports.group(1);
-					boolean allowed = pkg.equals("dev.ariadne.server") || ALLOWED.stream().anyMatch(pkg::startsWith);
+					boolean allowed = pkg.equals("dev.ariadne.server") || ALLOWED.stream().anyMatch(pkg::startsWith)
+							|| (websocket && WEBSOCKET_ONLY.stream().anyMatch(pkg::startsWith));
+					if (!websocket && pkg.startsWith("dev.ariadne.servlet.websocket")) {
+						allowed = false;
+					}
 					if (!allowed) {
 						violations.add(file.getFileName() + " imports " + imports.group(0));
 					}

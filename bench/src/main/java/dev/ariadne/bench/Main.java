@@ -21,6 +21,8 @@ public final class Main {
 			  idle    <port> <n> <seconds>     open n keep-alive connections, one request each, hold them
 			  ws-idle <port> <n> <seconds>     open n WebSocket sessions to /ws/echo, hold them quiet
 			  fairness <port> <conns> <seconds> per-connection request loops; who got served, how soon
+			  ws idle <port> <path> <n> <seconds>              hold n idle WebSocket sessions
+			  ws echo <port> <path> <n> <warmup> <seconds> <bytes>  closed-loop text echo over n sessions
 			  report  <results.tsv>            print the markdown tables for a run's results
 			system properties of the servers: -Dbench.tls.key-store=PKCS12 -Dbench.tls.password=...
 			  serve TLS; -Dbench.http2=true serves HTTP/2 beside HTTP/1.1 (h2c, or h2 by ALPN with TLS)
@@ -45,6 +47,7 @@ public final class Main {
 			case "idle" -> IdleClient.main(rest);
 			case "ws-idle" -> WebSocketIdleClient.main(rest);
 			case "fairness" -> FairnessClient.main(rest);
+			case "ws" -> WebSocketLoad.main(rest);
 			case "report" -> Report.main(rest);
 			default -> {
 				System.err.print(USAGE);

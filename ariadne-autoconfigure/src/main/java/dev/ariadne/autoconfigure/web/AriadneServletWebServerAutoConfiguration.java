@@ -12,7 +12,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.condition.SearchStrategy;
 import org.springframework.boot.web.server.autoconfigure.servlet.ServletWebServerConfiguration;
 import org.springframework.boot.web.server.servlet.ServletWebServerFactory;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -23,6 +25,10 @@ import org.springframework.context.annotation.Import;
  * Imports Boot's {@link ServletWebServerConfiguration}, which applies {@code server.*}; the
  * factory customizer applies {@code ariadne.server.*}. Backs off when the application defines
  * its own {@link ServletWebServerFactory}.
+ *
+ * <p>With Spring's WebSocket support, Tyrus's server engine and the Jakarta WebSocket API on the
+ * class path ({@code spring-boot-starter-websocket} and the Ariadne starter), the servlet context
+ * publishes a Jakarta WebSocket {@code ServerContainer}, as Boot's Tomcat and Jetty modules do.
  *
  * <p>Boot's management child context registers this class too, for
  * {@code management.server.port}; there the customizer configures the management listener.
@@ -39,6 +45,23 @@ public final class AriadneServletWebServerAutoConfiguration {
 	@ConditionalOnMissingBean(value = ServletWebServerFactory.class, search = SearchStrategy.CURRENT)
 	AriadneServletWebServerFactory ariadneServletWebServerFactory() {
 		return new AriadneServletWebServerFactory();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.springframework.web.socket.WebSocketHandler",
+			"jakarta.websocket.server.ServerContainer", "org.glassfish.tyrus.server.TyrusServerContainer" })
+	static class JakartaWebSocketConfiguration {
+
+		@Bean
+		AriadneWebSocketCustomizer ariadneWebSocketCustomizer() {
+			return new AriadneWebSocketCustomizer();
+		}
+
+		@Bean
+		AriadneWebSocketShutdown ariadneWebSocketShutdown(ApplicationContext context) {
+			return new AriadneWebSocketShutdown(context);
+		}
+
 	}
 
 }

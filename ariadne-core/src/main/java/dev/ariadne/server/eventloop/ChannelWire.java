@@ -22,14 +22,14 @@ import dev.ariadne.server.protocol.HostedExchange;
 import dev.ariadne.server.protocol.Phase;
 import dev.ariadne.server.protocol.Protocol;
 import dev.ariadne.server.protocol.Wire;
-import dev.ariadne.server.tls.PlaintextRequestException;
 import dev.ariadne.server.tls.TlsChannel;
 
 /**
  * One connection of the event-loop model, attached to its selection key: the wire its
  * {@link Protocol} runs on. The selector reads the socket while the protocol reads a
  * request, writes what the {@link WriteQueue} holds as the socket takes it, watches for input a
- * worker waits for, and enforces the deadlines; it never blocks and never runs a handler.
+ * worker waits for, and enforces the deadlines; it never blocks and never runs a handler. What
+ * a readable socket means in each phase is its {@link ChannelInput}'s.
  *
  * <p>Thread ownership: the selector thread owns the key and lends the input buffers; while a
  * request is with a worker, the worker owns the protocol's input and output and reads the body
@@ -73,6 +73,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	private final InputDemand demand;
 
+	private final ChannelInput input;
+
 	// ---- selector thread only
 
 	private SelectionKey key;
@@ -94,6 +96,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 		this.remote = (InetSocketAddress) channel.getRemoteAddress();
 		this.local = (InetSocketAddress) channel.getLocalAddress();
 		this.demand = new InputDemand(loop, this.io, this::watchReadable, () -> protocol().phase() == Phase.CLOSED);
+		this.input = new ChannelInput(this, loop, channel, this.tls, this.demand);
 		this.protocol = first.create(this);
 	}
 
@@ -105,6 +108,11 @@ final class ChannelWire implements Wire, TrackedConnection {
 	/** Returns the connection's protocol. */
 	Protocol protocol() {
 		return this.protocol;
+	}
+
+	/** Returns the connection's selection key; selector thread. */
+	SelectionKey key() {
+		return this.key;
 	}
 
 	/** Returns the wait for input of the thread that reads the body of a dispatched request. */
@@ -146,73 +154,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 			onWritable();
 		}
 		if ((ready & SelectionKey.OP_READ) != 0) {
-			Phase phase = this.protocol.phase();
-			if (phase == Phase.READING) {
-				onReadable();
-			}
-			else if (phase == Phase.CLOSING) {
-				discardInput();
-			}
-			else if (!this.demand.fire()) {
-				// the client sent more while a worker has the connection, and nobody waits for it
-				// (pipelining, a body nobody reads yet): stop watching until the protocol reads
-				// again or demands. Dropped only here, lazily: a usual turn makes no epoll_ctl
-				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
-			}
-		}
-	}
-
-	private void onReadable() {
-		int read;
-		try {
-			read = this.protocol.fill(0);
-		}
-		catch (PlaintextRequestException ex) {
-			this.protocol.plaintextOnTls();
-			return;
-		}
-		catch (IOException ex) {
-			close();
-			return;
-		}
-		if (read < 0) {
-			close();
-			return;
-		}
-		if (read == 0) {
-			if (!this.protocol.holdsInput()) {
-				// at the buffer budget: read no more until a buffer is free (back-pressure)
-				this.key.interestOps(this.key.interestOps() & ~SelectionKey.OP_READ);
-				this.protocol.awaitingInputBuffer();
-				this.loop.awaitBuffer(this);
-				return;
-			}
-			this.protocol.releaseEmptyInput();
-			watchTlsWrites();
-			return;
-		}
-		watchTlsWrites();
-		this.protocol.onInput(read);
-		readTlsBuffered();
-	}
-
-	/** Reads again what TLS decrypted and the socket will not signal, while the protocol reads. */
-	private void readTlsBuffered() {
-		if (this.tls != null && this.protocol.phase() == Phase.READING && this.tls.hasBufferedInput()) {
-			this.loop.execute(this::readBuffered);
-		}
-	}
-
-	private void readBuffered() {
-		if (this.protocol.phase() == Phase.READING) {
-			onReadable();
-		}
-	}
-
-	/** Handshake messages wait for the socket: watch for writability until they leave. */
-	private void watchTlsWrites() {
-		if (this.tls != null && this.tls.wantsWrite()) {
-			watchWritable();
+			this.input.onReadable(key);
 		}
 	}
 
@@ -222,14 +164,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 	 * @return whether the connection waits no more (it got a buffer, or reads nothing any more)
 	 */
 	boolean resumeReading() {
-		if (this.protocol.phase() != Phase.READING) {
-			return true;
-		}
-		if (!this.protocol.borrowInput()) {
-			return false;
-		}
-		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
-		return true;
+		return this.input.resumeReading(this.key);
 	}
 
 	// ---- the wire
@@ -289,11 +224,6 @@ final class ChannelWire implements Wire, TrackedConnection {
 	@Override
 	public void releaseInput(ByteBuffer buffer) {
 		this.loop.releaseBuffer(buffer);
-	}
-
-	@Override
-	public boolean poolsInput() {
-		return true;
 	}
 
 	@Override
@@ -378,10 +308,12 @@ final class ChannelWire implements Wire, TrackedConnection {
 	/** Watches for input a thread reading the body waits for; selector thread. */
 	private void watchReadable() {
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+		// an idle connection holds no input buffer, a tunnel's neither
+		this.protocol.parkIdleInput();
 	}
 
 	/** Watches the socket for writability: bytes wait in the write queue. */
-	private void watchWritable() {
+	void watchWritable() {
 		if (this.key != null && this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() | SelectionKey.OP_WRITE);
 		}
@@ -418,10 +350,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 	@Override
 	public void readAgain() {
 		this.key.interestOps(SelectionKey.OP_READ);
-		if (this.tls != null && this.tls.hasBufferedInput()) {
-			// decrypted input waits that the socket will not signal again
-			this.loop.execute(this::readBuffered);
-		}
+		// decrypted input may wait that the socket will not signal again
+		this.input.readTlsHeld();
 	}
 
 	@Override
@@ -431,7 +361,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 		protocol.takeOver(unread);
 		if (protocol.phase() == Phase.READING && this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
-			readTlsBuffered();
+			this.input.readTlsBuffered();
 		}
 	}
 
@@ -444,17 +374,6 @@ final class ChannelWire implements Wire, TrackedConnection {
 			}
 			this.channel.shutdownOutput();
 			this.key.interestOps(SelectionKey.OP_READ);
-		}
-		catch (IOException ex) {
-			close();
-		}
-	}
-
-	private void discardInput() {
-		try {
-			if (!this.loop.discardInput(this.channel)) {
-				close();
-			}
 		}
 		catch (IOException ex) {
 			close();

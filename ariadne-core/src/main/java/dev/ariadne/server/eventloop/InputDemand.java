@@ -160,6 +160,14 @@ final class InputDemand {
 	}
 
 	/**
+	 * Returns whether a thread waits to be told of input; selector thread.
+	 * @return whether a demand is pending
+	 */
+	boolean pending() {
+		return this.demand != null;
+	}
+
+	/**
 	 * Input arrived, or the connection closed: tells the thread that asked, if one did; selector
 	 * thread.
 	 * @return whether a demand was told

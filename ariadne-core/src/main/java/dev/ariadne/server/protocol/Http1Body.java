@@ -247,7 +247,7 @@ final class Http1Body extends RequestBody {
 
 	@Override
 	public boolean tunnel() {
-		this.tunnel = new Http1Tunnel(this.reader, this.wire, this.head);
+		this.tunnel = new Http1Tunnel(this.reader, this.head);
 		this.wire.tunnel();
 		return true;
 	}

@@ -194,6 +194,20 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	}
 
 	@Override
+	public void parkIdleInput() {
+		Http1Tunnel tunnel = this.body.tunnelled();
+		if (tunnel != null) {
+			tunnel.park();
+		}
+	}
+
+	@Override
+	public boolean unparkInput() {
+		Http1Tunnel tunnel = this.body.tunnelled();
+		return tunnel == null || tunnel.unpark();
+	}
+
+	@Override
 	public void onInput(int read) {
 		this.deadlines.input(read);
 		processInput();
@@ -453,6 +467,10 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		}
 		boolean dispatched = this.phase == Phase.DISPATCHED;
 		this.phase = Phase.CLOSED;
+		Http1Tunnel tunnel = this.body.tunnelled();
+		if (tunnel != null) {
+			tunnel.closed();
+		}
 		this.deadlines.active();
 		if (dispatched) {
 			// a suspended exchange learns it here; its worker (or its end) releases the input

@@ -112,17 +112,6 @@ final class Http1Reader implements RequestSink {
 		return this.in != null && this.in.hasRemaining();
 	}
 
-	/**
-	 * Lets go of the input buffer without giving it back, for the thread that owns it to hand it
-	 * to the wire's own thread, which gives it back.
-	 * @return the buffer, or {@code null} when none was held
-	 */
-	ByteBuffer detach() {
-		ByteBuffer buffer = this.in;
-		this.in = null;
-		return buffer;
-	}
-
 	/** Gives the input buffer back to the wire; the wire's own thread. */
 	void releaseInput() {
 		if (this.in != null) {

@@ -3,6 +3,7 @@ package dev.ariadne.server.protocol;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.RequestHead;
@@ -16,29 +17,17 @@ import dev.ariadne.http.RequestHead;
  * reader finds what is there, and where the wire's own thread reads for it ({@link #fetch}), that
  * thread waits as long.
  *
- * <p>Where the wire pools its input buffers (the event loop) and the connection is plaintext,
- * the tunnel gives its input buffer back once a non-blocking reader has read what it held, and
- * reads straight into the reader's array from then on: a quiet upgraded connection holds no
- * input buffer. (Over TLS it keeps it: bytes TLS decrypted into a buffer of its own would not
- * be signalled by the socket again.) Elsewhere the input buffer stays with the connection until
- * it closes.
- *
- * <p>One reader at a time, which owns the input buffer while it reads.
+ * <p>One reader at a time, which owns the input buffer while it reads. Where the wire pools its
+ * buffers (the event loop), an idle connection holds none, as a keep-alive connection holds none:
+ * once a non-blocking reader found nothing and waits for the client, the wire's own thread gives
+ * the empty buffer back ({@link #park}) and borrows one again when input arrives, before it tells
+ * the reader ({@link #unpark}), so that idle sessions do not hold the buffer budget. The lock
+ * keeps the wire's thread from taking the buffer from a reader that uses it; the wire's thread
+ * only tries it, never waits for it.
  */
 final class Http1Tunnel {
 
 	private final Http1Reader reader;
-
-	private final Wire wire;
-
-	/** Whether the tunnel may give its input buffer back and read into the reader's arrays. */
-	private final boolean mayDetach;
-
-	/** Whether it did: the connection's bytes go straight into the reader's arrays. */
-	private volatile boolean detached;
-
-	/** The byte a readiness check of a detached tunnel read, for the next read; the reader's. */
-	private ByteBuffer peeked;
 
 	/** The protocol the connection switched to, as the request named it. */
 	private final String protocol;
@@ -52,10 +41,17 @@ final class Http1Tunnel {
 	/** Whether the wire's own thread reads for a non-blocking reader. */
 	private volatile boolean fetching;
 
-	Http1Tunnel(Http1Reader reader, Wire wire, RequestHead head) {
+	/** Held by a reader while it uses the input buffer, and by the wire's thread to take or give it. */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Whether the input buffer went back to the wire while the reader waits for the client. */
+	private volatile boolean parked;
+
+	/** Whether the connection closed: no buffer comes back after that. */
+	private volatile boolean closed;
+
+	Http1Tunnel(Http1Reader reader, RequestHead head) {
 		this.reader = reader;
-		this.wire = wire;
-		this.mayDetach = wire.poolsInput() && wire.tlsSession() == null;
 		this.protocol = name(head.headers().get(HeaderName.UPGRADE));
 	}
 
@@ -92,11 +88,14 @@ final class Http1Tunnel {
 	 * @return whether the tunnel's input is over
 	 */
 	boolean finished() {
-		if (this.detached) {
-			return this.ended && available() == 0;
+		this.lock.lock();
+		try {
+			ByteBuffer in = this.reader.buffer();
+			return this.ended && (in == null || !in.hasRemaining());
 		}
-		ByteBuffer in = this.reader.buffer();
-		return this.ended && (in == null || !in.hasRemaining());
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -104,12 +103,14 @@ final class Http1Tunnel {
 	 * @return the bytes in the input buffer
 	 */
 	int available() {
-		if (this.detached) {
-			ByteBuffer peeked = this.peeked;
-			return (peeked != null) ? peeked.remaining() : 0;
+		this.lock.lock();
+		try {
+			ByteBuffer in = this.reader.buffer();
+			return (in != null) ? in.remaining() : 0;
 		}
-		ByteBuffer in = this.reader.buffer();
-		return (in != null) ? in.remaining() : 0;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -121,10 +122,13 @@ final class Http1Tunnel {
 	 * @throws IOException if the connection failed
 	 */
 	int read(byte[] bytes, int offset, int length) throws IOException {
-		if (this.detached) {
-			return direct(bytes, offset, length, Long.MAX_VALUE);
+		this.lock.lock();
+		try {
+			return copy(advance(true), bytes, offset, length);
 		}
-		return copy(advance(true), bytes, offset, length);
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -145,67 +149,13 @@ final class Http1Tunnel {
 			// the wire's thread reads for this reader, which is told when it is done
 			return 0;
 		}
-		if (this.detached) {
-			return direct(bytes, offset, length, 0);
+		this.lock.lock();
+		try {
+			return copy(advance(false), bytes, offset, length);
 		}
-		int read = copy(advance(false), bytes, offset, length);
-		if (this.mayDetach) {
-			detachIfEmpty();
+		finally {
+			this.lock.unlock();
 		}
-		return read;
-	}
-
-	/** Gives the input buffer back once it is used up, to the wire's thread, which owns the pool. */
-	private void detachIfEmpty() {
-		ByteBuffer in = this.reader.buffer();
-		if (in != null && !in.hasRemaining()) {
-			this.detached = true;
-			ByteBuffer buffer = this.reader.detach();
-			this.wire.execute(() -> this.wire.releaseInput(buffer));
-		}
-	}
-
-	/**
-	 * Reads from the connection straight into the reader's array, the byte a readiness check
-	 * read first.
-	 */
-	private int direct(byte[] bytes, int offset, int length, long until) throws IOException {
-		int first = 0;
-		ByteBuffer peeked = this.peeked;
-		if (peeked != null && peeked.hasRemaining()) {
-			bytes[offset] = peeked.get();
-			first = 1;
-		}
-		if (this.ended || first == length) {
-			return (first > 0) ? first : (this.ended ? -1 : 0);
-		}
-		ByteBuffer into = ByteBuffer.wrap(bytes, offset + first, length - first).slice().limit(0);
-		int read = this.wire.read(into, (first > 0) ? 0 : until);
-		if (read < 0) {
-			this.ended = true;
-			return (first > 0) ? first : -1;
-		}
-		return first + read;
-	}
-
-	/**
-	 * Whether the connection has a byte now, read into a one-byte buffer that the next read
-	 * returns first: how a tunnel without an input buffer answers a readiness check.
-	 */
-	private boolean peek() throws IOException {
-		ByteBuffer peeked = this.peeked;
-		if (peeked == null) {
-			peeked = ByteBuffer.allocate(1).limit(0);
-			this.peeked = peeked;
-		}
-		if (peeked.hasRemaining()) {
-			return true;
-		}
-		int read = this.wire.read(peeked, 0);
-		if (read < 0) {
-			this.ended = true;
-		}
-		return read != 0;
 	}
 
 	/**
@@ -220,18 +170,16 @@ final class Http1Tunnel {
 		if (this.fetching) {
 			return false;
 		}
+		this.lock.lock();
 		try {
-			if (this.mayDetach && !this.detached) {
-				detachIfEmpty();
-			}
-			if (this.detached) {
-				return this.ended || peek();
-			}
 			return advance(false) != 0;
 		}
 		catch (IOException ex) {
 			this.failure = ex;
 			return true;
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -241,6 +189,7 @@ final class Http1Tunnel {
 	 */
 	void fetch() {
 		this.fetching = true;
+		this.lock.lock();
 		try {
 			advance(true);
 		}
@@ -248,8 +197,59 @@ final class Http1Tunnel {
 			this.failure = ex;
 		}
 		finally {
+			this.lock.unlock();
 			this.fetching = false;
 		}
+	}
+
+	/**
+	 * Gives the input buffer back to the wire if it is empty and no reader uses it: the reader
+	 * waits for the client. The wire's own thread, when it starts watching for the reader.
+	 */
+	void park() {
+		if (this.closed || !this.lock.tryLock()) {
+			return;
+		}
+		try {
+			ByteBuffer in = this.reader.buffer();
+			if (in != null && !in.hasRemaining() && !this.ended) {
+				this.parked = true;
+				this.reader.releaseInput();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Borrows an input buffer again for a parked reader: input arrived. The wire's own thread,
+	 * before it tells the reader.
+	 * @return false when none fits the budget (the reader is not told yet); true otherwise
+	 */
+	boolean unpark() {
+		if (!this.parked || !this.lock.tryLock()) {
+			// a reader that holds the lock finds no buffer, and waits for the client again
+			return true;
+		}
+		try {
+			if (!this.parked || this.closed) {
+				return true;
+			}
+			if (!this.reader.borrowBuffer()) {
+				return false;
+			}
+			this.parked = false;
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** The connection closed: a parked reader reads its end. The wire's own thread. */
+	void closed() {
+		this.closed = true;
 	}
 
 	/**
@@ -260,6 +260,13 @@ final class Http1Tunnel {
 	private int advance(boolean wait) throws IOException {
 		ByteBuffer in = this.reader.buffer();
 		if (in == null) {
+			if (this.parked && !this.closed) {
+				if (wait) {
+					throw new IOException("A blocking read of a connection whose non-blocking reader waits for input");
+				}
+				// the buffer went back while the reader waited: the wire borrows one when input comes
+				return 0;
+			}
 			// the exchange has ended, and the connection with it
 			return -1;
 		}

@@ -119,6 +119,25 @@ public interface Protocol {
 	void releaseEmptyInput();
 
 	/**
+	 * A thread that holds the connection waits for input: the protocol may give back an input
+	 * buffer it holds empty meanwhile (a connection that switched protocols, whose client may say
+	 * nothing for hours), if no thread uses it. The wire's own thread, when it starts watching.
+	 * By default nothing.
+	 */
+	default void parkIdleInput() {
+	}
+
+	/**
+	 * Input arrived for a thread that waits for it: the protocol borrows back the buffer
+	 * {@link #parkIdleInput} gave back, before that thread is told. The wire's own thread.
+	 * @return false when no buffer fits the budget, so that the wire waits for one before it
+	 * tells the thread; true otherwise (nothing was given back, by default)
+	 */
+	default boolean unparkInput() {
+		return true;
+	}
+
+	/**
 	 * Bytes were read into the input buffer: the protocol uses them.
 	 * @param read how many, more than 0
 	 */

@@ -120,16 +120,6 @@ public interface Wire {
 	void releaseInput(ByteBuffer buffer);
 
 	/**
-	 * Returns whether the wire lends input buffers from a pool ({@link #borrowInput}), so that a
-	 * connection that keeps none between reads costs no buffer while it waits; the wire's
-	 * {@link #read} then takes any buffer. By default not: the connection has a buffer of its own.
-	 * @return whether input buffers are pooled
-	 */
-	default boolean poolsInput() {
-		return false;
-	}
-
-	/**
 	 * Reads what the connection has into a buffer, after the bytes it holds unparsed: the
 	 * buffer is compacted, filled, and flipped back to read mode. By the thread that owns the
 	 * buffer.

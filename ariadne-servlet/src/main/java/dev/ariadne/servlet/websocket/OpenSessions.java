@@ -1,0 +1,168 @@
+package dev.ariadne.servlet.websocket;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.servlet.http.HttpSession;
+
+/**
+ * The open sessions of a container: how many against the session limit, the idle timeout that
+ * closes a quiet one with 1001, the 1001 of a server that goes away, and the 1008 of a session
+ * whose HTTP session ended.
+ *
+ * <p>A session counts from its connection's {@code init}, so a handshake whose client left before
+ * the {@code 101} leaves nothing behind. The limit is checked at the handshake against the
+ * sessions open then: handshakes that run at the same moment may open a few more.
+ *
+ * <p>The idle timeout is one sweep on the container's timer thread, a few times a second, over
+ * the time each session last read or wrote (one field written per message), instead of a task
+ * scheduled again at every message as Tyrus's own idle timeout is.
+ */
+final class OpenSessions {
+
+	private static final Logger logger = System.getLogger(OpenSessions.class.getName());
+
+	private final int maxSessions;
+
+	private final long idleTimeoutNanos;
+
+	private final ScheduledExecutorService timer;
+
+	private final Set<TyrusUpgradeHandler> open = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger count = new AtomicInteger();
+
+	/** The open sessions of authenticated handshakes by their HTTP session, closed when it ends. */
+	private final Map<HttpSession, Set<TyrusUpgradeHandler>> byHttpSession = new ConcurrentHashMap<>();
+
+	private final Object sweepLock = new Object();
+
+	private boolean sweeping;
+
+	/**
+	 * Creates the sessions of a container.
+	 * @param maxSessions the most open at once, 0 for no limit
+	 * @param idleTimeout how long a session may pass without reading or writing, {@code null} for
+	 * no timeout of the container's own
+	 * @param timer the thread that sweeps for idle sessions
+	 */
+	OpenSessions(int maxSessions, Duration idleTimeout, ScheduledExecutorService timer) {
+		this.maxSessions = maxSessions;
+		this.idleTimeoutNanos = (idleTimeout != null) ? idleTimeout.toNanos() : 0;
+		this.timer = timer;
+	}
+
+	/**
+	 * Returns whether a new session would go over the limit.
+	 * @return whether the sessions are at the limit
+	 */
+	boolean full() {
+		return this.maxSessions > 0 && this.count.get() >= this.maxSessions;
+	}
+
+	/**
+	 * Returns the sessions open now.
+	 * @return the count
+	 */
+	int active() {
+		return this.count.get();
+	}
+
+	/**
+	 * A session's connection opened.
+	 * @param handler its connection
+	 * @param session the HTTP session of an authenticated handshake, or {@code null}
+	 */
+	void opened(TyrusUpgradeHandler handler, HttpSession session) {
+		if (this.open.add(handler)) {
+			this.count.incrementAndGet();
+		}
+		if (session != null) {
+			this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(handler);
+		}
+		if (this.idleTimeoutNanos > 0) {
+			startSweeping();
+		}
+	}
+
+	/**
+	 * A session's connection ended; once per connection.
+	 * @param handler its connection
+	 * @param session the HTTP session of an authenticated handshake, or {@code null}
+	 */
+	void ended(TyrusUpgradeHandler handler, HttpSession session) {
+		if (this.open.remove(handler)) {
+			this.count.decrementAndGet();
+		}
+		if (session != null) {
+			this.byHttpSession.computeIfPresent(session, (key, handlers) -> {
+				handlers.remove(handler);
+				return handlers.isEmpty() ? null : handlers;
+			});
+		}
+	}
+
+	/**
+	 * The server goes away: every open session closes with 1001.
+	 * @return how many sessions were open
+	 */
+	int goingAway() {
+		int closed = 0;
+		for (TyrusUpgradeHandler handler : this.open) {
+			handler.goingAway();
+			closed++;
+		}
+		return closed;
+	}
+
+	/**
+	 * An HTTP session ended: the sessions authenticated through it close with 1008.
+	 * @param session the HTTP session
+	 */
+	void httpSessionEnded(HttpSession session) {
+		Set<TyrusUpgradeHandler> handlers = this.byHttpSession.remove(session);
+		if (handlers != null) {
+			handlers.forEach(TyrusUpgradeHandler::httpSessionEnded);
+		}
+	}
+
+	private void startSweeping() {
+		synchronized (this.sweepLock) {
+			if (this.sweeping) {
+				return;
+			}
+			// a quarter of the timeout, from 50 ms to 1 s, as the core's sessions sweep
+			long period = Math.max(TimeUnit.MILLISECONDS.toNanos(50),
+					Math.min(TimeUnit.SECONDS.toNanos(1), this.idleTimeoutNanos / 4));
+			this.timer.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.NANOSECONDS);
+			this.sweeping = true;
+		}
+	}
+
+	/**
+	 * Closes the sessions quiet for longer than the timeout. The close frame is written here, as
+	 * Tyrus's own idle timeout writes it on this thread: a session quiet that long has sent
+	 * nothing for as long, and a client that takes nothing is cut by the server's write timeout.
+	 */
+	private void sweep() {
+		long now = System.nanoTime();
+		for (TyrusUpgradeHandler handler : this.open) {
+			try {
+				if (now - handler.lastActive() > this.idleTimeoutNanos) {
+					handler.idleTimeout();
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.log(Level.WARNING, "Closing an idle WebSocket session failed", ex);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,190 @@
+package dev.ariadne.servlet.websocket;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import jakarta.websocket.DeploymentException;
+import jakarta.websocket.server.ServerEndpointConfig;
+
+import dev.ariadne.server.WebSocketConfig;
+
+import org.glassfish.tyrus.core.TyrusWebSocketEngine;
+import org.glassfish.tyrus.server.TyrusServerContainer;
+import org.glassfish.tyrus.spi.WebSocketEngine;
+import org.glassfish.tyrus.spi.WebSocketEngine.UpgradeInfo;
+
+/**
+ * The {@link jakarta.websocket.server.ServerContainer} of a servlet context: Tyrus's engine for
+ * the endpoints deployed to it ({@link #addEndpoint}, answered by the {@link UpgradeFilter}),
+ * and {@link #upgradeHttpToWebSocket}, which switches one request to an endpoint of the caller's
+ * (Spring's {@code StandardWebSocketUpgradeStrategy}) through an engine made for that request
+ * alone: Tyrus's own would look the endpoint up among those deployed and find none.
+ *
+ * <p>Its default message size limits start at {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes (Tyrus's
+ * are unbounded); a frame over them is refused with 1009 ({@link FrameGuard}), and Tyrus's
+ * frame buffer follows them.
+ */
+final class ServletServerContainer extends TyrusServerContainer {
+
+	/** The default limit of a text or binary message, as Jetty's and Ariadne's codec's. */
+	static final int DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024;
+
+	/** The longest frame header, which Tyrus's frame buffer holds with the payload. */
+	private static final int FRAME_OVERHEAD = 14;
+
+	private final String contextPath;
+
+	private final TyrusWebSocketEngine engine;
+
+	private final SessionTimers timers = new SessionTimers();
+
+	private final OpenSessions sessions;
+
+	/**
+	 * Creates the container of a servlet context.
+	 * @param contextPath the context's path
+	 * @param settings the server's {@code websocket.*} settings: the default message size limit,
+	 * the idle timeout and the session limit; {@code null} for a message size limit of
+	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes and neither of the others
+	 */
+	ServletServerContainer(String contextPath, WebSocketConfig settings) {
+		super((Set<Class<?>>) null);
+		this.contextPath = contextPath;
+		int maxMessageSize = (settings != null) ? settings.maxMessageSize() : DEFAULT_MAX_MESSAGE_SIZE;
+		super.setDefaultMaxTextMessageBufferSize(maxMessageSize);
+		super.setDefaultMaxBinaryMessageBufferSize(maxMessageSize);
+		this.sessions = (settings != null)
+				? new OpenSessions(settings.maxSessions(), settings.idleTimeout(), this.timers)
+				: new OpenSessions(0, null, this.timers);
+		this.engine = newEngine();
+		// endpoints added from now on are deployed at once (there is no start in a servlet context)
+		doneDeployment();
+	}
+
+	private TyrusWebSocketEngine newEngine() {
+		return TyrusWebSocketEngine.builder(this).incomingBufferSize(frameBufferSize()).build();
+	}
+
+	private int frameBufferSize() {
+		long largest = Math.max(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize());
+		return (int) Math.min(largest + FRAME_OVERHEAD, Integer.MAX_VALUE);
+	}
+
+	@Override
+	public void register(Class<?> endpointClass) throws DeploymentException {
+		this.engine.register(endpointClass, this.contextPath);
+	}
+
+	@Override
+	public void register(ServerEndpointConfig serverEndpointConfig) throws DeploymentException {
+		this.engine.register(serverEndpointConfig, this.contextPath);
+	}
+
+	@Override
+	public WebSocketEngine getWebSocketEngine() {
+		return this.engine;
+	}
+
+	/** The sessions' scheduler: one thread, and none for Tyrus's idle timeouts of 0. */
+	@Override
+	public ScheduledExecutorService getScheduledExecutorService() {
+		return this.timers;
+	}
+
+	@Override
+	public void shutdown() {
+		super.shutdown();
+		this.timers.shutdown();
+	}
+
+	@Override
+	@SuppressWarnings("deprecation")
+	public void setDefaultMaxTextMessageBufferSize(int max) {
+		super.setDefaultMaxTextMessageBufferSize(max);
+		this.engine.setIncomingBufferSize(frameBufferSize());
+	}
+
+	@Override
+	@SuppressWarnings("deprecation")
+	public void setDefaultMaxBinaryMessageBufferSize(int max) {
+		super.setDefaultMaxBinaryMessageBufferSize(max);
+		this.engine.setIncomingBufferSize(frameBufferSize());
+	}
+
+	/**
+	 * Switches a request to the endpoint of a configuration that is not deployed (Jakarta
+	 * WebSocket 2.1): its path template, with the path parameters put in, is the path the
+	 * session reports.
+	 */
+	@Override
+	public void upgradeHttpToWebSocket(Object httpServletRequest, Object httpServletResponse, ServerEndpointConfig sec,
+			Map<String, String> pathParameters) throws IOException, DeploymentException {
+		HttpServletRequest request = (HttpServletRequest) httpServletRequest;
+		HttpServletResponse response = (HttpServletResponse) httpServletResponse;
+		TyrusWebSocketEngine engine = newEngine();
+		engine.register(sec, "");
+		try {
+			if (!Handshake.perform(engine, this, request, response, PathTemplate.expand(sec.getPath(), pathParameters))) {
+				throw new DeploymentException("The endpoint at " + sec.getPath() + " did not match the request "
+						+ request.getRequestURI());
+			}
+		}
+		catch (ServletException ex) {
+			throw new DeploymentException("The request " + request.getRequestURI() + " could not switch protocols", ex);
+		}
+	}
+
+	/** Handshakes for the deployed endpoints, from the filter. */
+	boolean upgradeDeployed(HttpServletRequest request, HttpServletResponse response)
+			throws IOException, ServletException {
+		return Handshake.perform(this.engine, this, request, response, request.getRequestURI());
+	}
+
+	/**
+	 * Returns whether the sessions are at the server's limit ({@code websocket.max-sessions}),
+	 * so that a handshake is refused.
+	 * @return whether a new session would go over the limit
+	 */
+	boolean full() {
+		return this.sessions.full();
+	}
+
+	/**
+	 * A handshake succeeded: the session's connection gets its limits; once it opens it is
+	 * counted among the open sessions, and an authenticated one is closed when its HTTP session
+	 * ends.
+	 * @param handler the session's connection, not yet initialised
+	 * @param upgrade Tyrus's handshake
+	 * @param request the handshake request
+	 */
+	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request) {
+		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize());
+		HttpSession session = (request.getUserPrincipal() != null) ? request.getSession(false) : null;
+		handler.prepare(upgrade, guard, this.timers, (opened) -> this.sessions.opened(opened, session),
+				(ended) -> this.sessions.ended(ended, session));
+	}
+
+	/**
+	 * The server goes away: every open session closes with 1001 (RFC 6455 §7.4.1), as Tomcat's
+	 * and Jetty's containers close theirs when they stop.
+	 * @return how many sessions were open
+	 */
+	int goingAway() {
+		return this.sessions.goingAway();
+	}
+
+	/**
+	 * An HTTP session ended: the sessions authenticated through it close with 1008.
+	 * @param session the HTTP session
+	 */
+	void httpSessionEnded(HttpSession session) {
+		this.sessions.httpSessionEnded(session);
+	}
+
+}
