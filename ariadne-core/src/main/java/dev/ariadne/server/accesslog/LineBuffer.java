@@ -114,6 +114,11 @@ final class LineBuffer {
 			ascii('-');
 			return;
 		}
+		escaped(text, false);
+	}
+
+	/** Appends text: printable ASCII as it is, except {@code "} and the backslash, the rest escaped for NCSA or for JSON. */
+	private void escaped(String text, boolean json) {
 		int length = text.length();
 		ensure(length);
 		byte[] bytes = this.bytes;
@@ -126,7 +131,7 @@ final class LineBuffer {
 			else {
 				// an escape may grow the array: room for the rest is made again after it
 				this.size = size;
-				i = ncsaEscape(text, i);
+				i = json ? jsonEscape(text, i) : ncsaEscape(text, i);
 				ensure(length - i);
 				bytes = this.bytes;
 				size = this.size;
@@ -185,24 +190,7 @@ final class LineBuffer {
 	 * @param text the text
 	 */
 	void json(String text) {
-		int length = text.length();
-		ensure(length);
-		byte[] bytes = this.bytes;
-		int size = this.size;
-		for (int i = 0; i < length; i++) {
-			char c = text.charAt(i);
-			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-				bytes[size++] = (byte) c;
-			}
-			else {
-				this.size = size;
-				i = jsonEscape(text, i);
-				ensure(length - i);
-				bytes = this.bytes;
-				size = this.size;
-			}
-		}
-		this.size = size;
+		escaped(text, true);
 	}
 
 	private int jsonEscape(String text, int index) {
