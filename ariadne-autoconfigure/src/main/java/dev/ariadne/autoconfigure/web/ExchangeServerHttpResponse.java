@@ -17,12 +17,9 @@ import dev.ariadne.server.websocket.WebSocketListener;
 import dev.ariadne.server.websocket.WebSocketSessions;
 import dev.ariadne.servlet.GzipCompressionFilter;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
-import reactor.util.context.Context;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -286,26 +283,10 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 	}
 
 	/** Writes one body publisher, a buffer at a time, asking for the next while the client keeps up. */
-	private final class BodyWriter implements CoreSubscriber<DataBuffer> {
-
-		private final MonoSink<Void> sink;
-
-		private Subscription upstream;
+	private final class BodyWriter extends OneAtATime<DataBuffer> {
 
 		BodyWriter(MonoSink<Void> sink) {
-			this.sink = sink;
-		}
-
-		@Override
-		public Context currentContext() {
-			return Context.of(this.sink.contextView());
-		}
-
-		@Override
-		public void onSubscribe(Subscription subscription) {
-			this.upstream = subscription;
-			this.sink.onCancel(subscription::cancel);
-			subscription.request(1);
+			super(sink);
 		}
 
 		@Override
@@ -314,7 +295,7 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 				write(buffer);
 			}
 			catch (IOException | RuntimeException ex) {
-				this.upstream.cancel();
+				cancelUpstream();
 				this.sink.error(ex);
 				return;
 			}
@@ -326,10 +307,6 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 					&& ExchangeServerHttpResponse.this.waiting.compareAndSet(this, null)) {
 				next();
 			}
-		}
-
-		void next() {
-			this.upstream.request(1);
 		}
 
 		@Override

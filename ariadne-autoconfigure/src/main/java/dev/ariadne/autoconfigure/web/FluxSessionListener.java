@@ -9,8 +9,6 @@ import dev.ariadne.server.websocket.WebSocketListener;
 import dev.ariadne.server.websocket.WebSocketSession;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
 
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.web.reactive.socket.CloseStatus;
@@ -50,7 +48,12 @@ final class FluxSessionListener implements WebSocketListener {
 		FluxWebSocketSession session = new FluxWebSocketSession(core, this.handshakeInfo.get(), this.bufferFactory,
 				this.inbound);
 		this.session = session;
-		this.handler.handle(session).subscribe(new HandlerEnd(session));
+		this.handler.handle(session).subscribe(null, (failure) -> {
+			if (logger.isDebugEnabled()) {
+				logger.debug("The WebSocket handler of " + session + " failed", failure);
+			}
+			session.closeQuietly(CloseStatus.SERVER_ERROR);
+		}, () -> session.closeQuietly(CloseStatus.NORMAL));
 	}
 
 	@Override
@@ -84,39 +87,6 @@ final class FluxSessionListener implements WebSocketListener {
 		if (session != null) {
 			session.closed(new CloseStatus(code, reason.isEmpty() ? null : reason));
 		}
-	}
-
-	/** Closes the session when the handler's {@code Mono} ends. */
-	private static final class HandlerEnd implements CoreSubscriber<Void> {
-
-		private final FluxWebSocketSession session;
-
-		HandlerEnd(FluxWebSocketSession session) {
-			this.session = session;
-		}
-
-		@Override
-		public void onSubscribe(Subscription subscription) {
-			subscription.request(Long.MAX_VALUE);
-		}
-
-		@Override
-		public void onNext(Void ignored) {
-		}
-
-		@Override
-		public void onError(Throwable failure) {
-			if (logger.isDebugEnabled()) {
-				logger.debug("The WebSocket handler of " + this.session + " failed", failure);
-			}
-			this.session.closeQuietly(CloseStatus.SERVER_ERROR);
-		}
-
-		@Override
-		public void onComplete() {
-			this.session.closeQuietly(CloseStatus.NORMAL);
-		}
-
 	}
 
 }

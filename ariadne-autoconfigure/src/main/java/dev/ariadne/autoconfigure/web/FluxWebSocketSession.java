@@ -8,13 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.ariadne.server.websocket.WebSocketSession;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.core.publisher.Sinks;
-import reactor.util.context.Context;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -139,34 +136,21 @@ final class FluxWebSocketSession extends AbstractWebSocketSession<WebSocketSessi
 	 * Sends a publisher's messages, one asked for at a time: the next once the core's stage of the
 	 * last completed. Completes once the last message is written or queued within the limit.
 	 */
-	private final class Sender implements CoreSubscriber<WebSocketMessage> {
-
-		private final MonoSink<Void> sink;
+	private final class Sender extends OneAtATime<WebSocketMessage> {
 
 		private final AtomicBoolean done = new AtomicBoolean();
-
-		private Subscription upstream;
 
 		/** The stage of the message sent last. */
 		private volatile CompletionStage<Void> last = CompletableFuture.completedFuture(null);
 
 		Sender(MonoSink<Void> sink) {
-			this.sink = sink;
+			super(sink);
 		}
 
 		@Override
-		public Context currentContext() {
-			return Context.of(this.sink.contextView());
-		}
-
-		@Override
-		public void onSubscribe(Subscription subscription) {
-			this.upstream = subscription;
-			this.sink.onCancel(() -> {
-				subscription.cancel();
-				finish(null);
-			});
-			subscription.request(1);
+		protected void cancelled() {
+			super.cancelled();
+			finish(null);
 		}
 
 		@Override
@@ -176,18 +160,18 @@ final class FluxWebSocketSession extends AbstractWebSocketSession<WebSocketSessi
 				stage = write(message);
 			}
 			catch (RuntimeException ex) {
-				this.upstream.cancel();
+				cancelUpstream();
 				finish(ex);
 				return;
 			}
 			this.last = stage;
 			stage.whenComplete((result, failure) -> {
 				if (failure != null) {
-					this.upstream.cancel();
+					cancelUpstream();
 					finish(failure);
 				}
 				else {
-					this.upstream.request(1);
+					next();
 				}
 			});
 		}
