@@ -52,16 +52,22 @@ public class WebSocketEndpoints {
 		return new WebSocketHandlerAdapter();
 	}
 
-	/** Sends back what it receives, a message for each, text as text and binary as binary. */
+	/**
+	 * Sends back what it receives, a message for each, text as text and binary as binary; pongs
+	 * (an answer to nothing, Autobahn's cases 2.7 to 2.9) get no answer.
+	 */
 	static Mono<Void> echo(WebSocketSession session) {
-		return session.send(session.receive().map((message) -> {
-			if (message.getType() == WebSocketMessage.Type.TEXT) {
-				return session.textMessage(message.getPayloadAsText());
-			}
-			byte[] bytes = new byte[message.getPayload().readableByteCount()];
-			message.getPayload().read(bytes);
-			return session.binaryMessage((factory) -> factory.wrap(bytes));
-		}));
+		return session.send(session.receive()
+			.filter((message) -> message.getType() == WebSocketMessage.Type.TEXT
+					|| message.getType() == WebSocketMessage.Type.BINARY)
+			.map((message) -> {
+				if (message.getType() == WebSocketMessage.Type.TEXT) {
+					return session.textMessage(message.getPayloadAsText());
+				}
+				byte[] bytes = new byte[message.getPayload().readableByteCount()];
+				message.getPayload().read(bytes);
+				return session.binaryMessage((factory) -> factory.wrap(bytes));
+			}));
 	}
 
 	/** Answers each message with what the handshake told the handler. */
