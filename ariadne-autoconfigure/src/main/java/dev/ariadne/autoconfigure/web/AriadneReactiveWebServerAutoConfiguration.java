@@ -25,7 +25,7 @@ import org.springframework.web.reactive.HandlerMapping;
  *
  * <p>A WebFlux {@code WebSocketHandler} mapping works as on Reactor Netty: every
  * {@code WebSocketHandlerAdapter} gets Ariadne's {@link AriadneRequestUpgradeStrategy}
- * ({@link WebSocketServiceCustomizer}).
+ * (a bean post-processor of the auto-configuration).
  *
  * <p>Boot's management child context registers this class too, for
  * {@code management.server.port}; there the customizer configures the management listener.

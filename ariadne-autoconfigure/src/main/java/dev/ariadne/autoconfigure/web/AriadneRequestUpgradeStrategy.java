@@ -18,10 +18,10 @@ import org.springframework.web.server.ServerWebExchange;
  *
  * <p>Spring picks a strategy by the classes present (Jetty's, then Reactor Netty's, else the
  * standard one), none of which works on Ariadne's exchange; the auto-configuration therefore puts
- * this one in the {@code HandshakeWebSocketService} of every {@code WebSocketHandlerAdapter}
- * ({@link WebSocketServiceCustomizer}), and keeps the strategy Spring picked for requests that
- * reach the application another way (another server, the servlet adapter). An application that
- * builds its own {@code HandshakeWebSocketService} may pass an instance of this class.
+ * this one in the {@code HandshakeWebSocketService} of every {@code WebSocketHandlerAdapter} (a
+ * bean post-processor), and keeps the strategy Spring picked for requests that reach the
+ * application another way (another server, the servlet adapter). An application that builds its
+ * own {@code HandshakeWebSocketService} may pass an instance of this class.
  *
  * <p>The handshake must reach the strategy while the adapter's handler runs, on the worker that
  * took the request, as it does unless a filter before it completes later on another thread: the

@@ -53,7 +53,8 @@ final class WebSocketServiceCustomizer implements BeanPostProcessor {
 		}
 		HandshakeWebSocketService handshake = (HandshakeWebSocketService) service;
 		RequestUpgradeStrategy strategy = handshake.getUpgradeStrategy();
-		if (strategy instanceof AriadneRequestUpgradeStrategy || !strategy.getClass().getName().startsWith(SPRING_STRATEGIES)) {
+		if (strategy instanceof AriadneRequestUpgradeStrategy
+				|| !strategy.getClass().getName().startsWith(SPRING_STRATEGIES)) {
 			return null;
 		}
 		HandshakeWebSocketService replaced = new HandshakeWebSocketService(new AriadneRequestUpgradeStrategy(strategy));
