@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
+import dev.ariadne.Flood;
 import dev.ariadne.RawClient;
 import dev.ariadne.RawResponse;
 import dev.ariadne.server.IoModel;
@@ -178,37 +178,14 @@ class WebFluxConformanceIT
 		try (JdkWebSocket client = JdkWebSocket.open(app.port(), "/ws/slow")) {
 			byte[] payload = new byte[16 * 1024];
 			long total = 64L * 1024 * 1024;
-			AtomicLong sent = new AtomicLong();
-			Thread sender = new Thread(() -> {
-				try {
-					while (sent.get() < total) {
-						client.socket.sendBinary(ByteBuffer.wrap(payload), true).get();
-						sent.addAndGet(payload.length);
-					}
-				}
-				catch (Exception ex) {
-					// the session was aborted at the end of the test
-				}
-			}, "ws-flood");
-			sender.setDaemon(true);
-			sender.start();
-			// the sender stalls: no progress for a second
-			long last = -1;
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-			while (System.nanoTime() < deadline) {
-				long now = sent.get();
-				if (now == last) {
-					break;
-				}
-				last = now;
-				Thread.sleep(1000);
-			}
-			assertThat(sent.get()).as("bytes the client could send to a handler that does not read").isLessThan(total);
+			Flood flood = Flood.untilStalled(payload.length, total,
+					() -> client.socket.sendBinary(ByteBuffer.wrap(payload), true).get());
+			assertThat(flood.sent()).as("bytes the client could send to a handler that does not read").isLessThan(total);
 			// what the handler's operators prefetched (concatMap's 32) and the one message held
 			assertThat(probe.slowReceivedCount()).isBetween(1, 40);
 			assertThat(app.ariadneStats().buffersUsed()).as("bytes the server holds").isLessThan(2L * 1024 * 1024);
 			client.close();
-			sender.join(10_000);
+			flood.join();
 		}
 	}
 
