@@ -101,12 +101,12 @@ interface WebSocketCases {
 	// and Spring's handshake service, which splits the field on commas without trimming, then
 	// agrees to none but the first, on every server
 	@Test
-	default void theHandlerSeesTheHandshakesUriHeadersSubprotocolAndRemoteAddress() throws Exception {
+	default void theHandlerSeesTheHandshakesUriHeadersSubprotocolRemoteAddressAndPrincipal() throws Exception {
 		try (JdkWebSocket client = JdkWebSocket.open(app().port(), "/ws/info?room=7", new String[] { "v1.probe" },
-				"X-Probe", "handshake header")) {
+				"X-Probe", "handshake header", "X-User", "alice")) {
 			assertThat(client.socket.getSubprotocol()).isEqualTo("v1.probe");
 			client.socket.sendText("tell me", true).get(20, TimeUnit.SECONDS);
-			assertThat(client.next()).isEqualTo("/ws/info|room=7|handshake header|v1.probe|127.0.0.1|yes");
+			assertThat(client.next()).isEqualTo("/ws/info|room=7|handshake header|v1.probe|127.0.0.1|yes|alice");
 			client.socket.sendClose(1000, "").get(20, TimeUnit.SECONDS);
 			assertThat(client.closed().code()).isEqualTo(1000);
 		}

@@ -1,5 +1,6 @@
 package dev.ariadne.it.fluxconformance;
 
+import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,7 @@ import org.springframework.web.reactive.socket.WebSocketHandler;
 import org.springframework.web.reactive.socket.WebSocketMessage;
 import org.springframework.web.reactive.socket.WebSocketSession;
 import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAdapter;
+import org.springframework.web.server.WebFilter;
 
 /**
  * WebSocket endpoints as Spring's reference declares them: {@link WebSocketHandler}s in a
@@ -47,6 +49,19 @@ public class WebSocketEndpoints {
 		return new SimpleUrlHandlerMapping(handlers, -1);
 	}
 
+	/** A principal for {@code /ws/info}, named by {@code X-User}, as an authentication filter sets one. */
+	@Bean
+	WebFilter webSocketPrincipal() {
+		return (exchange, chain) -> {
+			String user = exchange.getRequest().getHeaders().getFirst("X-User");
+			if (user == null || !exchange.getRequest().getPath().value().equals("/ws/info")) {
+				return chain.filter(exchange);
+			}
+			Principal principal = () -> user;
+			return chain.filter(exchange.mutate().principal(Mono.just(principal)).build());
+		};
+	}
+
 	@Bean
 	WebSocketHandlerAdapter handlerAdapter() {
 		return new WebSocketHandlerAdapter();
@@ -70,7 +85,7 @@ public class WebSocketEndpoints {
 			}));
 	}
 
-	/** Answers each message with what the handshake told the handler. */
+	/** Answers each message with what the handshake told the handler, the principal last. */
 	static final class Info implements WebSocketHandler {
 
 		@Override
@@ -86,7 +101,11 @@ public class WebSocketEndpoints {
 					+ info.getHeaders().getFirst("X-Probe") + "|" + info.getSubProtocol() + "|"
 					+ info.getRemoteAddress().getAddress().getHostAddress() + "|" + session.getAttributes().get("seen");
 			// not receive().next(): Reactor Netty closes a session whose receive() was cancelled
-			return session.send(session.receive().map((message) -> session.textMessage(facts)));
+			return session.send(session.receive()
+				.concatMap((message) -> info.getPrincipal()
+					.map(Principal::getName)
+					.defaultIfEmpty("nobody")
+					.map((name) -> session.textMessage(facts + "|" + name))));
 		}
 
 	}
