@@ -1,6 +1,5 @@
 package dev.ariadne;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -119,36 +117,12 @@ class WebSocketStarvationIT {
 		this.clients.add(raw);
 		byte[] payload = new byte[16 * 1024];
 		long total = 64L * 1024 * 1024;
-		AtomicLong sent = new AtomicLong();
-		Thread sender = new Thread(() -> {
-			try {
-				while (sent.get() < total) {
-					raw.send(0x2, true, payload, true);
-					sent.addAndGet(payload.length);
-				}
-			}
-			catch (IOException ex) {
-				// the socket closed at the end of the test
-			}
-		}, "ws-flood");
-		sender.setDaemon(true);
-		sender.start();
-		// the sender stalls: no progress for a second
-		long last = -1;
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (System.nanoTime() < deadline) {
-			long now = sent.get();
-			if (now == last) {
-				break;
-			}
-			last = now;
-			Thread.sleep(1000);
-		}
-		assertThat(sent.get()).as("bytes the client could send without reading").isLessThan(total);
+		Flood flood = Flood.untilStalled(payload.length, total, () -> raw.send(0x2, true, payload, true));
+		assertThat(flood.sent()).as("bytes the client could send without reading").isLessThan(total);
 		assertThat(this.server.stats().buffersUsed()).as("bytes the server holds").isLessThan(2L * 1024 * 1024);
 		assertThat(this.server.stats().webSocketSessions()).isEqualTo(1);
 		raw.socket.close();
-		sender.join(10_000);
+		flood.join();
 	}
 
 	/** Echoes with back-pressure: the next message is read once the echo may be sent. */

@@ -1902,7 +1902,8 @@ public class AriadneServerProperties {
 	}
 
 	/**
-	 * WebSocket settings, for the sessions that routes open (WebSocketHandler).
+	 * WebSocket settings, for the sessions that routes open (WebSocketHandler) and those of a WebFlux
+	 * application's WebSocketHandlers on the native adapter.
 	 */
 	public static class WebSocket {
 

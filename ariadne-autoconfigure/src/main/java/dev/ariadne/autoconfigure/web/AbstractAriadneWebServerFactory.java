@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -24,6 +26,7 @@ import dev.ariadne.server.TlsConfig;
 import dev.ariadne.server.routing.FallbackPools;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.stats.RequestListener;
+import dev.ariadne.server.websocket.WebSocketSessions;
 import dev.ariadne.servlet.GzipCompressionFilter;
 import dev.ariadne.servlet.ServletDeployment;
 
@@ -356,7 +359,7 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 		}
 		ServerConfig config = builder.build();
 		List<AriadneWebServer.Listener> listeners = new ArrayList<>();
-		listeners.add(new AriadneWebServer.Listener(serverBuilder(config, handler)::build, null));
+		listeners.add(new AriadneWebServer.Listener(listenerServer(config, handler), null));
 		Set<String> names = new HashSet<>(Set.of(this.listenerName));
 		for (AdditionalListener additional : this.additionalListeners) {
 			if (!names.add(additional.name())) {
@@ -364,12 +367,25 @@ public abstract class AbstractAriadneWebServerFactory extends AbstractConfigurab
 						+ additional.describe() + ")", null);
 			}
 			// the same application on another port: its own pools, meters and diagnosis
-			listeners.add(new AriadneWebServer.Listener(serverBuilder(additional.configure(config), handler)::build,
-					additional));
+			listeners.add(new AriadneWebServer.Listener(listenerServer(additional.configure(config), handler), additional));
 		}
 		Duration grace = (this.shutdownGracePeriod != null) ? this.shutdownGracePeriod : config.shutdownGracePeriod();
 		return new AriadneWebServer(listeners, deployment, getPort() >= 0, getShutdown() == Shutdown.GRACEFUL, grace,
 				this.servers, this.livePagePath);
+	}
+
+	/** Builds a listener's server; a WebFlux handler's WebSocket sessions run among that server's. */
+	private Supplier<AriadneServer> listenerServer(ServerConfig config, Handler handler) {
+		if (handler instanceof ReactiveHandlerAdapter reactive) {
+			AtomicReference<WebSocketSessions> sessions = new AtomicReference<>();
+			AriadneServer.Builder builder = serverBuilder(config, reactive.forListener(sessions::get));
+			return () -> {
+				AriadneServer server = builder.build();
+				sessions.set(server.webSockets());
+				return server;
+			};
+		}
+		return serverBuilder(config, handler)::build;
 	}
 
 	private AriadneServer.Builder serverBuilder(ServerConfig config, Handler handler) {

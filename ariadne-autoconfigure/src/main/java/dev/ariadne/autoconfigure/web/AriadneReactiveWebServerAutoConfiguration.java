@@ -23,6 +23,10 @@ import org.springframework.web.reactive.HandlerMapping;
  * {@code server.*}; Ariadne's customizer applies {@code ariadne.server.*}. Backs off when the
  * application defines its own {@link ReactiveWebServerFactory}.
  *
+ * <p>A WebFlux {@code WebSocketHandler} mapping works as on Reactor Netty: every
+ * {@code WebSocketHandlerAdapter} gets Ariadne's {@link AriadneRequestUpgradeStrategy}
+ * (a bean post-processor of the auto-configuration).
+ *
  * <p>Boot's management child context registers this class too, for
  * {@code management.server.port}; there the customizer configures the management listener.
  */
@@ -40,6 +44,11 @@ public final class AriadneReactiveWebServerAutoConfiguration {
 	@ConditionalOnMissingBean(ReactiveWebServerFactory.class)
 	AriadneReactiveWebServerFactory ariadneReactiveWebServerFactory() {
 		return new AriadneReactiveWebServerFactory();
+	}
+
+	@Bean
+	static WebSocketServiceCustomizer ariadneWebSocketServiceCustomizer() {
+		return new WebSocketServiceCustomizer();
 	}
 
 	@Bean

@@ -6,19 +6,20 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.zip.GZIPOutputStream;
 
 import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Request;
 import dev.ariadne.server.Response;
+import dev.ariadne.server.websocket.WebSocketHandler;
+import dev.ariadne.server.websocket.WebSocketListener;
+import dev.ariadne.server.websocket.WebSocketSessions;
 import dev.ariadne.servlet.GzipCompressionFilter;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
-import reactor.util.context.Context;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -27,6 +28,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.AbstractServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 /**
  * A WebFlux {@code ServerHttpResponse} on Ariadne's exchange. Status, headers and cookies go to
@@ -35,6 +38,10 @@ import org.springframework.http.server.reactive.AbstractServerHttpResponse;
  * and the next only while the client keeps up ({@link AsyncResponse#writable()}), else once the
  * queue has drained. No thread waits for a slow client, whichever thread the body's publisher
  * emits on.
+ *
+ * <p>A WebSocket handshake ({@link #switchToWebSocket}) hands the exchange to the core's
+ * {@link WebSocketHandler}, which answers it itself: from then on what WebFlux commits or writes
+ * is ignored.
  */
 final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 
@@ -59,14 +66,72 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 
 	private GZIPOutputStream gzip;
 
+	/** The sessions of the listener, for a WebSocket handshake; {@code null} when not known. */
+	private final Supplier<WebSocketSessions> webSockets;
+
+	/** Whether the core's WebSocket handler answered the request, rather than WebFlux. */
+	private volatile boolean handedOver;
+
 	ExchangeServerHttpResponse(Request request, Response response, AsyncResponse exchange,
-			ReactiveHandlerAdapter.Settings settings, BooleanSupplier framingLost) {
+			ReactiveHandlerAdapter.Settings settings, BooleanSupplier framingLost, Supplier<WebSocketSessions> webSockets) {
 		super(DefaultDataBufferFactory.sharedInstance, new HttpHeaders());
 		this.request = request;
 		this.response = response;
 		this.exchange = exchange;
 		this.settings = settings;
 		this.framingLost = framingLost;
+		this.webSockets = webSockets;
+	}
+
+	/**
+	 * Returns the response of Ariadne's native adapter under WebFlux's decorators.
+	 * @param response a response as WebFlux hands it to a handler
+	 * @return the adapter's response, or {@code null} when the request came another way (another
+	 * server, the servlet adapter)
+	 */
+	static ExchangeServerHttpResponse unwrap(ServerHttpResponse response) {
+		ServerHttpResponse current = response;
+		while (current instanceof ServerHttpResponseDecorator decorator) {
+			current = decorator.getDelegate();
+		}
+		return (current instanceof ExchangeServerHttpResponse exchange) ? exchange : null;
+	}
+
+	/**
+	 * Answers a WebSocket handshake with the core's {@link WebSocketHandler}, on the thread that
+	 * runs the adapter's handler (the core switches protocols only while it runs): the checks,
+	 * the limit of {@code websocket.max-sessions} (503), permessage-deflate and the {@code 101},
+	 * then a session among the listener's, under its {@code websocket.*} settings and meters.
+	 * @param listener the session's listener
+	 * @param subprotocol the subprotocol WebFlux agreed to, or {@code null}
+	 * @throws Exception what the core's handler threw; the response is then WebFlux's again if
+	 * nothing was sent
+	 */
+	void switchToWebSocket(WebSocketListener listener, String subprotocol) throws Exception {
+		WebSocketHandler handler = WebSocketHandler.of((request) -> listener);
+		if (subprotocol != null) {
+			handler = handler.subprotocols(subprotocol);
+		}
+		WebSocketSessions sessions = (this.webSockets != null) ? this.webSockets.get() : null;
+		if (sessions != null) {
+			handler = handler.bind(sessions);
+		}
+		this.handedOver = true;
+		try {
+			handler.handle(this.request, this.response);
+		}
+		catch (Exception | Error ex) {
+			this.handedOver = this.response.committed();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Returns whether the exchange switched to WebSocket: its end is the session's, not WebFlux's.
+	 * @return whether a {@code 101} was answered
+	 */
+	boolean upgraded() {
+		return this.handedOver && this.response.status() == 101;
 	}
 
 	@Override
@@ -90,6 +155,9 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 
 	@Override
 	protected void applyStatusCode() {
+		if (this.handedOver) {
+			return;
+		}
 		HttpStatusCode status = getStatusCode();
 		if (status != null) {
 			this.response.status(status.value());
@@ -98,6 +166,9 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 
 	@Override
 	protected void applyHeaders() {
+		if (this.handedOver) {
+			return;
+		}
 		HttpHeaders headers = getHeaders();
 		String server = this.settings.serverHeader();
 		if (server != null && !headers.containsHeader(HttpHeaders.SERVER)) {
@@ -128,6 +199,9 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 
 	@Override
 	protected void applyCookies() {
+		if (this.handedOver) {
+			return;
+		}
 		for (List<ResponseCookie> cookies : getCookies().values()) {
 			for (ResponseCookie cookie : cookies) {
 				this.response.header(HttpHeaders.SET_COOKIE, cookie.toString());
@@ -137,6 +211,9 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 
 	@Override
 	protected Mono<Void> writeWithInternal(Publisher<? extends DataBuffer> body) {
+		if (this.handedOver) {
+			return Flux.from(body).doOnNext(DataBufferUtils::release).then();
+		}
 		return Mono.create((sink) -> body.subscribe(new BodyWriter(sink)));
 	}
 
@@ -155,6 +232,9 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 	 * @throws IOException if the connection failed
 	 */
 	void finish() throws IOException {
+		if (this.handedOver) {
+			return;
+		}
 		if (this.body == null && !this.response.committed()
 				&& (this.compress || this.response.headers().get(HttpHeaders.CONTENT_LENGTH) != null)) {
 			body().flush();
@@ -203,26 +283,10 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 	}
 
 	/** Writes one body publisher, a buffer at a time, asking for the next while the client keeps up. */
-	private final class BodyWriter implements CoreSubscriber<DataBuffer> {
-
-		private final MonoSink<Void> sink;
-
-		private Subscription upstream;
+	private final class BodyWriter extends OneAtATime<DataBuffer> {
 
 		BodyWriter(MonoSink<Void> sink) {
-			this.sink = sink;
-		}
-
-		@Override
-		public Context currentContext() {
-			return Context.of(this.sink.contextView());
-		}
-
-		@Override
-		public void onSubscribe(Subscription subscription) {
-			this.upstream = subscription;
-			this.sink.onCancel(subscription::cancel);
-			subscription.request(1);
+			super(sink);
 		}
 
 		@Override
@@ -231,7 +295,7 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 				write(buffer);
 			}
 			catch (IOException | RuntimeException ex) {
-				this.upstream.cancel();
+				cancelUpstream();
 				this.sink.error(ex);
 				return;
 			}
@@ -243,10 +307,6 @@ final class ExchangeServerHttpResponse extends AbstractServerHttpResponse {
 					&& ExchangeServerHttpResponse.this.waiting.compareAndSet(this, null)) {
 				next();
 			}
-		}
-
-		void next() {
-			this.upstream.request(1);
 		}
 
 		@Override

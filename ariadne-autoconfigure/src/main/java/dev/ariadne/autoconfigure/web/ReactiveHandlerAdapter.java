@@ -3,12 +3,14 @@ package dev.ariadne.autoconfigure.web;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import dev.ariadne.http.Method;
 import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Handler;
 import dev.ariadne.server.Request;
 import dev.ariadne.server.Response;
+import dev.ariadne.server.websocket.WebSocketSessions;
 import dev.ariadne.servlet.GzipCompressionFilter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,6 +36,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * refuses as it is read reaches WebFlux with the parser's status, and the response to it closes
  * the connection. A failure that reaches the adapter (WebFlux answers most itself) becomes a 500
  * while the response is not committed, and an incomplete body and a closed connection after.
+ *
+ * <p>A WebFlux {@code WebSocketHandler} runs on a session of the core's among the listener's
+ * ({@link #forListener}), through {@link AriadneRequestUpgradeStrategy}: the exchange then ends
+ * with the session, not with the handler's {@code Mono}.
  */
 final class ReactiveHandlerAdapter implements Handler {
 
@@ -43,9 +49,25 @@ final class ReactiveHandlerAdapter implements Handler {
 
 	private final Settings settings;
 
+	private final Supplier<WebSocketSessions> webSockets;
+
 	ReactiveHandlerAdapter(HttpHandler handler, Settings settings) {
+		this(handler, settings, null);
+	}
+
+	private ReactiveHandlerAdapter(HttpHandler handler, Settings settings, Supplier<WebSocketSessions> webSockets) {
 		this.handler = Objects.requireNonNull(handler, "handler");
 		this.settings = Objects.requireNonNull(settings, "settings");
+		this.webSockets = webSockets;
+	}
+
+	/**
+	 * Returns a copy for one listener, whose WebSocket sessions run among that listener's.
+	 * @param webSockets the listener's sessions, known once its server is built
+	 * @return the copy
+	 */
+	ReactiveHandlerAdapter forListener(Supplier<WebSocketSessions> webSockets) {
+		return new ReactiveHandlerAdapter(this.handler, this.settings, webSockets);
 	}
 
 	@Override
@@ -59,7 +81,7 @@ final class ReactiveHandlerAdapter implements Handler {
 		ExchangeServerHttpRequest serverRequest = new ExchangeServerHttpRequest(request, uri, exchange,
 				DefaultDataBufferFactory.sharedInstance);
 		ExchangeServerHttpResponse serverResponse = new ExchangeServerHttpResponse(request, response, exchange,
-				this.settings, serverRequest::framingLost);
+				this.settings, serverRequest::framingLost, this.webSockets);
 		ServerHttpResponse target = (request.method() == Method.HEAD) ? new HttpHeadResponseDecorator(serverResponse)
 				: serverResponse;
 		this.handler.handle(serverRequest, target).subscribe(new Completion(exchange, serverResponse));
@@ -104,11 +126,19 @@ final class ReactiveHandlerAdapter implements Handler {
 				logger.debug("The WebFlux handler failed" + (this.response.isCommitted() ? " after the response was committed" : ""),
 						failure);
 			}
+			if (this.response.upgraded()) {
+				// the WebSocket session, not this failure, ends the exchange
+				return;
+			}
 			this.exchange.abort(failure);
 		}
 
 		@Override
 		public void onComplete() {
+			if (this.response.upgraded()) {
+				// the WebSocket session ends the exchange
+				return;
+			}
 			try {
 				this.response.finish();
 			}

@@ -10,9 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.ariadne.RawClient;
+import dev.ariadne.autoconfigure.web.AriadneWebServer;
 import dev.ariadne.server.IoModel;
+import dev.ariadne.server.stats.ServerStats;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -93,6 +97,21 @@ final class FluxApp implements AutoCloseable {
 
 	StreamProbe probe() {
 		return this.context.getBean(StreamProbe.class);
+	}
+
+	/** What the application's WebSocket handlers saw. */
+	WebSocketProbe webSocketProbe() {
+		return this.context.getBean(WebSocketProbe.class);
+	}
+
+	/**
+	 * Returns the statistics of the server the application runs on.
+	 * @return Ariadne's statistics of its main listener
+	 * @throws ClassCastException when it runs on Reactor Netty
+	 */
+	ServerStats ariadneStats() {
+		WebServer server = ((WebServerApplicationContext) this.context).getWebServer();
+		return ((AriadneWebServer) server).getServer().stats();
 	}
 
 	/** The spans the application's tracer finished, kept in memory. */

@@ -1,9 +1,12 @@
 package dev.ariadne.it.fluxconformance;
 
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
+import dev.ariadne.Flood;
 import dev.ariadne.RawClient;
 import dev.ariadne.RawResponse;
 import dev.ariadne.server.IoModel;
@@ -21,15 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The WebFlux conformance suite on Ariadne, in every I/O model, over real sockets: what a
  * WebFlux application and an HTTP operator expect of any server WebFlux runs on (the cases are
  * in {@link ExchangeCases}, {@link FramingCases}, {@link ErrorCases}, {@link StreamingCases},
- * {@link RequestFactsCases}, {@link TraceCases} and {@link RequestMeterCases}), plus Ariadne's
- * request meter tagged with WebFlux's route patterns.
+ * {@link RequestFactsCases}, {@link TraceCases}, {@link RequestMeterCases} and
+ * {@link WebSocketCases}), plus Ariadne's request meter tagged with WebFlux's route patterns, and
+ * its WebSocket meters and back-pressure under a WebFlux handler.
  * One application per model serves all of its cases.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(IoModel.class)
 class WebFluxConformanceIT
 		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases, TraceCases,
-		RequestMeterCases {
+		RequestMeterCases, WebSocketCases {
 
 	private static final int MAX_BODY_MEGABYTES = 32;
 
@@ -143,6 +147,46 @@ class WebFluxConformanceIT
 			.allMatch((answer) -> series.stream()
 				.anyMatch((labels) -> labels.get("route").equals(answer.get(4))
 						&& labels.get("status").equals(answer.get(1))));
+	}
+
+	@Test
+	void countsTheHandlersWebSocketSessionsAndMessagesInTheListenersMeters() throws Exception {
+		int before = app.ariadneStats().webSocketSessions();
+		long in = app.ariadneStats().webSocketMessages(true);
+		try (JdkWebSocket client = JdkWebSocket.open(app.port(), "/ws/echo")) {
+			client.socket.sendText("counted", true).get(20, TimeUnit.SECONDS);
+			assertThat(client.next()).isEqualTo("counted");
+			assertThat(app.ariadneStats().webSocketSessions()).isEqualTo(before + 1);
+			assertThat(app.ariadneStats().webSocketMessages(true)).isGreaterThan(in);
+			assertThat(app.management("/actuator/prometheus").body())
+				.containsPattern("ariadne_websocket_sessions_active\\{[^}]*listener=\"app\"[^}]*\\} " + (before + 1) + "\\.0")
+				.containsPattern("ariadne_connections_protocol\\{[^}]*protocol=\"websocket\"[^}]*\\} [1-9]");
+			client.socket.sendClose(1000, "").get(20, TimeUnit.SECONDS);
+			assertThat(client.closed().code()).isEqualTo(1000);
+		}
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (app.ariadneStats().webSocketSessions() > before && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+		assertThat(app.ariadneStats().webSocketSessions()).isEqualTo(before);
+	}
+
+	@Test
+	void aHandlerThatStopsReadingMakesTheServerStopReadingTheClient() throws Exception {
+		WebSocketProbe probe = app.webSocketProbe();
+		probe.reset();
+		try (JdkWebSocket client = JdkWebSocket.open(app.port(), "/ws/slow")) {
+			byte[] payload = new byte[16 * 1024];
+			long total = 64L * 1024 * 1024;
+			Flood flood = Flood.untilStalled(payload.length, total,
+					() -> client.socket.sendBinary(ByteBuffer.wrap(payload), true).get());
+			assertThat(flood.sent()).as("bytes the client could send to a handler that does not read").isLessThan(total);
+			// what the handler's operators prefetched (concatMap's 32) and the one message held
+			assertThat(probe.slowReceivedCount()).isBetween(1, 40);
+			assertThat(app.ariadneStats().buffersUsed()).as("bytes the server holds").isLessThan(2L * 1024 * 1024);
+			client.close();
+			flood.join();
+		}
 	}
 
 }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class WebFluxConformanceOnReactorNettyIT
 		implements ExchangeCases, FramingCases, ErrorCases, StreamingCases, RequestFactsCases, TraceCases,
-		RequestMeterCases {
+		RequestMeterCases, WebSocketCases {
 
 	private static FluxApp app;
 
