@@ -97,7 +97,8 @@ public final class AriadneServer implements AutoCloseable {
 		this.accessLog = new ServerAccessLog(config, Clock.systemDefaultZone(), accessLogOutput);
 		RequestEvents events = new RequestEvents(config.name(), listeners,
 				diagnosis ? RoutePoolChecks.poolNames(config) : null, this.accessLog.log());
-		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events);
+		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events,
+				webSockets::tally);
 		this.tls = context.tls();
 		this.transport = Transports.create(context, firstProtocol);
 		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget(),

@@ -155,4 +155,19 @@ public interface Response {
 	 */
 	AsyncResponse upgrade();
 
+	/**
+	 * Counts a WebSocket session among those of the listener the exchange arrived on, for a
+	 * WebSocket implementation other than the server's own routes' (the servlet container's
+	 * Jakarta WebSocket), which then switches with {@link #upgrade()} and reports the session's
+	 * messages and its end through what this returns. Call it during the handshake, before the
+	 * switch, and answer 503 with {@code Retry-After} when it returns {@code null}, as the routes'
+	 * handshakes are answered. The place is held until {@link WebSocketTally#end()}, or until the
+	 * exchange ends, whichever comes first.
+	 * @return the session's tally, or {@code null} when the listener takes no more sessions: as
+	 * many are open as {@code websocket.max-sessions} allows, or the server shuts down (the
+	 * refusal is counted, with reason {@code websocket-sessions})
+	 * @throws IllegalStateException if the exchange has ended
+	 */
+	WebSocketTally countWebSocket();
+
 }

@@ -26,6 +26,7 @@ import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.RateLimitedLogger;
 import dev.ariadne.server.Request;
 import dev.ariadne.server.Response;
+import dev.ariadne.server.WebSocketTally;
 import dev.ariadne.server.stats.RequestEvent;
 
 /**
@@ -447,6 +448,11 @@ final class ServletExchange implements NonBlockingIo.Owner {
 		this.upgrade = new UpgradeConnection(handler, tunnel, this.core, this.coreResponse);
 		this.response.upgraded();
 		return handler;
+	}
+
+	/** Counts a WebSocket session among the listener's ({@link ListenerWebSockets}). */
+	WebSocketTally countWebSocket() {
+		return this.coreResponse.countWebSocket();
 	}
 
 	boolean isAsyncSupported() {

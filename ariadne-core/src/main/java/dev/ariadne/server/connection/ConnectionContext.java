@@ -1,6 +1,9 @@
 package dev.ariadne.server.connection;
 
+import java.util.function.Supplier;
+
 import dev.ariadne.server.ServerConfig;
+import dev.ariadne.server.WebSocketTally;
 import dev.ariadne.server.internal.BufferBudget;
 import dev.ariadne.server.internal.ByteArrayPool;
 import dev.ariadne.server.internal.DateClock;
@@ -12,7 +15,8 @@ import dev.ariadne.server.tls.TlsEndpoint;
  * What every connection of one server shares, as parts with one job each: the configuration,
  * the router, the {@link ConnectionRegistry} (permits, counts, shutdown state), the route pools,
  * the request listeners, the {@code Date} clock, the {@link BufferBudget}, the pool of response
- * buffers and the TLS side (when the listener speaks TLS). Immutable; any thread.
+ * buffers, the TLS side (when the listener speaks TLS), and where the WebSocket sessions of an
+ * implementation other than the server's own are counted. Immutable; any thread.
  */
 public final class ConnectionContext {
 
@@ -37,6 +41,8 @@ public final class ConnectionContext {
 
 	private final LowResources lowResources;
 
+	private final Supplier<WebSocketTally> webSockets;
+
 	/**
 	 * Creates the shared parts of a server's connections.
 	 * @param config the configuration
@@ -44,9 +50,12 @@ public final class ConnectionContext {
 	 * @param registry the open connections and their counts
 	 * @param routePools the route pools
 	 * @param events the request listeners
+	 * @param webSockets takes a place among the listener's WebSocket sessions for a session of
+	 * another implementation ({@link dev.ariadne.server.Response#countWebSocket()}), or answers
+	 * {@code null} when the listener takes no more
 	 */
 	public ConnectionContext(ServerConfig config, Router router, ConnectionRegistry registry, RoutePools routePools,
-			RequestEvents events) {
+			RequestEvents events, Supplier<WebSocketTally> webSockets) {
 		this.config = config;
 		this.router = router;
 		this.registry = registry;
@@ -56,6 +65,7 @@ public final class ConnectionContext {
 		this.outputBuffers = new ByteArrayPool(8192, 256, this.budget);
 		this.tls = (config.tls() != null) ? TlsEndpoint.create(config.tls(), this.budget, config.http2Enabled()) : null;
 		this.lowResources = new LowResources(config, routePools);
+		this.webSockets = webSockets;
 	}
 
 	/**
@@ -137,6 +147,15 @@ public final class ConnectionContext {
 	 */
 	public LowResources lowResources() {
 		return this.lowResources;
+	}
+
+	/**
+	 * Takes a place among the listener's WebSocket sessions for a session that an implementation
+	 * other than the server's own runs on an upgraded exchange.
+	 * @return the session's tally, or {@code null} when the listener takes no more sessions
+	 */
+	public WebSocketTally countWebSocket() {
+		return this.webSockets.get();
 	}
 
 }

@@ -11,6 +11,7 @@ import dev.ariadne.http.Method;
 import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ForwardedConfig;
+import dev.ariadne.server.WebSocketTally;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.routing.RouteMatch;
 import dev.ariadne.server.stats.RejectReason;
@@ -289,6 +290,7 @@ public final class HttpExchange {
 		}
 		this.async = null;
 		this.request.releaseBodies();
+		this.response.endWebSocket();
 		if (this.context.events().reports() && !switched()) {
 			this.context.events().ended(this.head, this.request, this.response, 0, this.startNanos, System.nanoTime(),
 					this.queueWaitNanos, this.match.pool());
@@ -338,6 +340,14 @@ public final class HttpExchange {
 		return suspend(response);
 	}
 
+	/** Counts a WebSocket session of another implementation on the current exchange, for its response. */
+	WebSocketTally countWebSocket(ServerResponse response) {
+		if (response != this.response) {
+			throw new IllegalStateException("The exchange of this response has ended");
+		}
+		return this.context.countWebSocket();
+	}
+
 	/**
 	 * The handler of an exchange that switched protocols returned: its 101 goes out, and so does
 	 * its request event, which covers the handshake rather than the life of the connection.
@@ -378,6 +388,7 @@ public final class HttpExchange {
 			complete = Failures.answer(this.context, request, response, failure);
 		}
 		request.releaseBodies();
+		response.endWebSocket();
 		boolean keep = complete && response.keepAlive();
 		if (keep && !this.body.finished()) {
 			keep = drain(this.body);

@@ -14,6 +14,7 @@ import dev.ariadne.http.Version;
 import dev.ariadne.server.connection.ResponseEncoder.Framing;
 import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Response;
+import dev.ariadne.server.WebSocketTally;
 
 /**
  * The {@link Response} of one exchange: its status and fields, the checks of the API, and the
@@ -60,6 +61,9 @@ final class ServerResponse implements Response {
 
 	/** The one protocol the request offered, sent when the handler names none; or {@code null}. */
 	private String offeredProtocol;
+
+	/** A WebSocket session of another implementation counted on this exchange, or {@code null}. */
+	private WebSocketTally webSocket;
 
 	ServerResponse(HttpExchange exchange, ResponseEncoder encoder, boolean headRequest, Version version) {
 		this.exchange = exchange;
@@ -186,6 +190,21 @@ final class ServerResponse implements Response {
 			checkNotCommitted();
 		}
 		return this.exchange.upgrade(this);
+	}
+
+	@Override
+	public WebSocketTally countWebSocket() {
+		if (this.webSocket == null) {
+			this.webSocket = this.exchange.countWebSocket(this);
+		}
+		return this.webSocket;
+	}
+
+	/** The exchange ended: a WebSocket session counted on it, if still open, ends with it. */
+	void endWebSocket() {
+		if (this.webSocket != null) {
+			this.webSocket.end();
+		}
 	}
 
 	/**

@@ -138,7 +138,9 @@ public interface ServerStats {
 	}
 
 	/**
-	 * Returns the WebSocket sessions open now, opened by the listener's routes: in
+	 * Returns the WebSocket sessions open now on the listener, those of its routes and those that
+	 * another implementation counts through its exchanges (a Spring MVC application's Jakarta
+	 * WebSocket sessions), each from its handshake: in
 	 * {@code blocking} each owns its connection's worker for as long as it is open; in
 	 * {@code virtual-threads} a parked virtual thread; in {@code event-loop} no thread while it
 	 * waits.

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.WebSocketConfig;
+import dev.ariadne.server.WebSocketTally;
 import dev.ariadne.websocket.CloseCode;
 import dev.ariadne.websocket.WebSocketLimits;
 
@@ -25,8 +26,10 @@ import dev.ariadne.websocket.WebSocketLimits;
  * keep-alive pings (a sweep a fraction of a second apart on a daemon thread of its own, started
  * with the first session), and the close with 1001 that a shutdown begins.
  *
- * <p>Made by the server for its routes' {@link WebSocketHandler}s; read by its statistics.
- * Thread-safe.
+ * <p>Made by the server for its routes' {@link WebSocketHandler}s, and for the sessions another
+ * implementation runs on its exchanges ({@link #tally()}: the servlet container's Jakarta
+ * WebSocket), which count here too, against the same limit, while their timeouts and their close
+ * stay that implementation's; read by its statistics. Thread-safe.
  */
 public final class WebSocketSessions {
 
@@ -148,7 +151,17 @@ public final class WebSocketSessions {
 		}
 	}
 
-	/** Gives back a place reserved for a session that did not open. */
+	/**
+	 * Takes a place for a session that an implementation other than the server's own runs on an
+	 * upgraded exchange ({@link dev.ariadne.server.Response#countWebSocket()}), unless the limit is
+	 * reached or the server shuts down (the refusal is counted).
+	 * @return the session's tally, or {@code null} when refused
+	 */
+	public WebSocketTally tally() {
+		return reserve() ? new TalliedSession(this) : null;
+	}
+
+	/** Gives back a place reserved for a session that did not open, or for a tallied session that ended. */
 	void unreserve() {
 		this.count.decrementAndGet();
 	}

@@ -8,6 +8,7 @@ import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Headers;
 import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Response;
+import dev.ariadne.server.WebSocketTally;
 
 /**
  * A response that keeps what a handler set and sent, for assertions. Only {@link #send} commits;
@@ -86,6 +87,11 @@ final class RecordingResponse implements Response {
 	@Override
 	public AsyncResponse upgrade() {
 		throw new UnsupportedOperationException("upgrade");
+	}
+
+	@Override
+	public WebSocketTally countWebSocket() {
+		throw new UnsupportedOperationException("countWebSocket");
 	}
 
 	/** The body sent, or {@code null} when nothing was sent. */

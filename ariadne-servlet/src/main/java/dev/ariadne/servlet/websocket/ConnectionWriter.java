@@ -28,6 +28,8 @@ final class ConnectionWriter extends Writer {
 
 	@Override
 	public void write(ByteBuffer buffer, CompletionHandler<ByteBuffer> completionHandler) {
+		// Tyrus writes one whole frame per call
+		byte first = buffer.hasRemaining() ? buffer.get(buffer.position()) : 0;
 		try {
 			synchronized (this) {
 				if (buffer.hasArray()) {
@@ -46,7 +48,7 @@ final class ConnectionWriter extends Writer {
 			}
 			return;
 		}
-		this.session.active();
+		this.session.wrote(first);
 		if (completionHandler != null) {
 			completionHandler.completed(buffer);
 		}

@@ -11,7 +11,8 @@ package dev.ariadne.servlet.websocket;
  * It reads only headers: the payload is skipped, never copied, unmasked or checked; everything
  * else (masking, opcodes, control frames, UTF-8) stays Tyrus's to judge. It also tells when the
  * client's close frame went by ({@link #closeSeen}), so that a connection whose server closed
- * first reads until the closing handshake is over.
+ * first reads until the closing handshake is over, and how many whole messages went by
+ * ({@link #messagesEnded}), for the listener's count of messages received.
  *
  * <p>One per connection; called by one thread at a time (the reader's callbacks).
  */
@@ -45,6 +46,12 @@ final class FrameGuard {
 	/** Whether the header of a close frame went by. */
 	private boolean closeSeen;
 
+	/** Whether the current frame is the last of a message within the limits. */
+	private boolean lastOfMessage;
+
+	/** The messages whose last frame went by since {@link #messagesEnded()} last answered. */
+	private int messagesEnded;
+
 	/**
 	 * Creates a guard.
 	 * @param maxText the largest text frame accepted, in bytes
@@ -73,6 +80,9 @@ final class FrameGuard {
 				int skipped = (int) Math.min(this.payloadLeft, end - position);
 				this.payloadLeft -= skipped;
 				position += skipped;
+				if (this.payloadLeft == 0) {
+					frameEnded();
+				}
 				continue;
 			}
 			this.header[this.headerLength++] = bytes[position++];
@@ -82,8 +92,22 @@ final class FrameGuard {
 			}
 			accepted &= frame();
 			this.headerLength = 0;
+			if (this.payloadLeft == 0) {
+				frameEnded();
+			}
 		}
 		return accepted;
+	}
+
+	/**
+	 * Returns how many whole messages (text or binary, however many frames each took) went by
+	 * since the last call, for the listener's count of messages received.
+	 * @return the count
+	 */
+	int messagesEnded() {
+		int ended = this.messagesEnded;
+		this.messagesEnded = 0;
+		return ended;
 	}
 
 	/**
@@ -137,9 +161,19 @@ final class FrameGuard {
 		}
 		if (opcode == TEXT || opcode == BINARY || opcode == CONTINUATION) {
 			long limit = (this.messageType == BINARY) ? this.maxBinary : this.maxText;
-			return payload <= limit;
+			boolean within = payload <= limit;
+			this.lastOfMessage = within && (this.header[0] & 0x80) != 0;
+			return within;
 		}
 		return true;
+	}
+
+	/** The current frame's payload went by. */
+	private void frameEnded() {
+		if (this.lastOfMessage) {
+			this.lastOfMessage = false;
+			this.messagesEnded++;
+		}
 	}
 
 }

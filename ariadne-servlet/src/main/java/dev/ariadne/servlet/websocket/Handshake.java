@@ -12,6 +12,9 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import dev.ariadne.server.WebSocketTally;
+import dev.ariadne.servlet.ListenerWebSockets;
+
 import org.glassfish.tyrus.core.RequestContext;
 import org.glassfish.tyrus.core.TyrusUpgradeResponse;
 import org.glassfish.tyrus.core.TyrusWebSocketEngine;
@@ -42,8 +45,8 @@ final class Handshake {
 	 * @param response its response
 	 * @param path the path the engine matches its endpoints against
 	 * @return false when no endpoint of the engine serves the path (nothing was written), true
-	 * when the handshake was answered: switched, or refused with an error status (503 over the
-	 * session limit)
+	 * when the handshake was answered: switched, or refused with an error status (503 when the
+	 * listener takes no more sessions)
 	 * @throws IOException if answering failed
 	 * @throws ServletException if the request could not switch protocols
 	 */
@@ -67,14 +70,22 @@ final class Handshake {
 			response.setStatus(answer.getStatus());
 			return true;
 		}
-		if (container.full()) {
-			// over websocket.max-sessions, as the core's routes answer it
+		// a place among the listener's sessions (websocket.max-sessions), as the core's routes take one
+		WebSocketTally tally = ListenerWebSockets.count(request);
+		if (tally == null) {
 			response.setHeader("Retry-After", "1");
 			response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
 			return true;
 		}
-		TyrusUpgradeHandler handler = request.upgrade(TyrusUpgradeHandler.class);
-		container.opening(handler, upgrade, request);
+		TyrusUpgradeHandler handler;
+		try {
+			handler = request.upgrade(TyrusUpgradeHandler.class);
+		}
+		catch (IOException | ServletException | RuntimeException ex) {
+			tally.end();
+			throw ex;
+		}
+		container.opening(handler, upgrade, request, tally);
 		copyFields(answer, response);
 		return true;
 	}

@@ -27,6 +27,10 @@ import dev.ariadne.servlet.ServletStartup;
  * {@code /*}, after the application's, that answers the handshakes of deployed endpoints, and
  * stops Tyrus's threads when the context is destroyed. When a server stops, {@link #goingAway}
  * closes the sessions with 1001.
+ *
+ * <p>Each session counts among the WebSocket sessions of the listener it arrived on, from its
+ * handshake to its end ({@link dev.ariadne.servlet.ListenerWebSockets}), and so do its messages:
+ * the listener's statistics, meters and diagnosis see it as they see a route's session.
  */
 public final class JakartaWebSocket implements ServletStartup {
 
@@ -36,8 +40,9 @@ public final class JakartaWebSocket implements ServletStartup {
 	private final WebSocketConfig settings;
 
 	/**
-	 * Creates the startup step: messages up to 64 KiB by default, no idle timeout and no session
-	 * limit of the container's own.
+	 * Creates the startup step: messages up to 64 KiB by default and no idle timeout of the
+	 * container's own. Its sessions still count among those of the listener each arrived on, whose
+	 * {@code websocket.max-sessions} refuses a handshake over it with 503.
 	 */
 	public JakartaWebSocket() {
 		this.settings = null;
@@ -49,8 +54,9 @@ public final class JakartaWebSocket implements ServletStartup {
 	 * (an application's {@code setDefaultMaxTextMessageBufferSize} and
 	 * {@code setDefaultMaxBinaryMessageBufferSize} change it, as Spring's
 	 * {@code ServletServerContainerFactoryBean} does), a session quiet for
-	 * {@code websocket.idle-timeout} is closed with 1001, and a handshake over
-	 * {@code websocket.max-sessions} is answered 503.
+	 * {@code websocket.idle-timeout} is closed with 1001. The session limit is the listener's: a
+	 * handshake over its {@code websocket.max-sessions} (its routes' sessions included) is
+	 * answered 503 and counted.
 	 * @param settings the settings
 	 */
 	public JakartaWebSocket(WebSocketConfig settings) {

@@ -8,18 +8,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.servlet.http.HttpSession;
 
 /**
- * The open sessions of a container: how many against the session limit, the idle timeout that
- * closes a quiet one with 1001, the 1001 of a server that goes away, and the 1008 of a session
- * whose HTTP session ended.
- *
- * <p>A session counts from its connection's {@code init}, so a handshake whose client left before
- * the {@code 101} leaves nothing behind. The limit is checked at the handshake against the
- * sessions open then: handshakes that run at the same moment may open a few more.
+ * The open sessions of a container: the idle timeout that closes a quiet one with 1001, the 1001
+ * of a server that goes away, and the 1008 of a session whose HTTP session ended. A session is
+ * here from its connection's {@code init}; its place against the session limit, and its count in
+ * the statistics, are the listener's, taken at its handshake ({@code ListenerWebSockets}).
  *
  * <p>The idle timeout is one sweep on the container's timer thread, a few times a second, over
  * the time each session last read or wrote (one field written per message), instead of a task
@@ -29,15 +25,11 @@ final class OpenSessions {
 
 	private static final Logger logger = System.getLogger(OpenSessions.class.getName());
 
-	private final int maxSessions;
-
 	private final long idleTimeoutNanos;
 
 	private final ScheduledExecutorService timer;
 
 	private final Set<TyrusUpgradeHandler> open = ConcurrentHashMap.newKeySet();
-
-	private final AtomicInteger count = new AtomicInteger();
 
 	/** The open sessions of authenticated handshakes by their HTTP session, closed when it ends. */
 	private final Map<HttpSession, Set<TyrusUpgradeHandler>> byHttpSession = new ConcurrentHashMap<>();
@@ -48,31 +40,13 @@ final class OpenSessions {
 
 	/**
 	 * Creates the sessions of a container.
-	 * @param maxSessions the most open at once, 0 for no limit
 	 * @param idleTimeout how long a session may pass without reading or writing, {@code null} for
 	 * no timeout of the container's own
 	 * @param timer the thread that sweeps for idle sessions
 	 */
-	OpenSessions(int maxSessions, Duration idleTimeout, ScheduledExecutorService timer) {
-		this.maxSessions = maxSessions;
+	OpenSessions(Duration idleTimeout, ScheduledExecutorService timer) {
 		this.idleTimeoutNanos = (idleTimeout != null) ? idleTimeout.toNanos() : 0;
 		this.timer = timer;
-	}
-
-	/**
-	 * Returns whether a new session would go over the limit.
-	 * @return whether the sessions are at the limit
-	 */
-	boolean full() {
-		return this.maxSessions > 0 && this.count.get() >= this.maxSessions;
-	}
-
-	/**
-	 * Returns the sessions open now.
-	 * @return the count
-	 */
-	int active() {
-		return this.count.get();
 	}
 
 	/**
@@ -81,9 +55,7 @@ final class OpenSessions {
 	 * @param session the HTTP session of an authenticated handshake, or {@code null}
 	 */
 	void opened(TyrusUpgradeHandler handler, HttpSession session) {
-		if (this.open.add(handler)) {
-			this.count.incrementAndGet();
-		}
+		this.open.add(handler);
 		if (session != null) {
 			this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(handler);
 		}
@@ -98,9 +70,7 @@ final class OpenSessions {
 	 * @param session the HTTP session of an authenticated handshake, or {@code null}
 	 */
 	void ended(TyrusUpgradeHandler handler, HttpSession session) {
-		if (this.open.remove(handler)) {
-			this.count.decrementAndGet();
-		}
+		this.open.remove(handler);
 		if (session != null) {
 			this.byHttpSession.computeIfPresent(session, (key, handlers) -> {
 				handlers.remove(handler);

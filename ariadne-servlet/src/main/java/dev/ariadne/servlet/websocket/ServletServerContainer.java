@@ -13,6 +13,7 @@ import jakarta.websocket.DeploymentException;
 import jakarta.websocket.server.ServerEndpointConfig;
 
 import dev.ariadne.server.WebSocketConfig;
+import dev.ariadne.server.WebSocketTally;
 
 import org.glassfish.tyrus.core.TyrusWebSocketEngine;
 import org.glassfish.tyrus.server.TyrusServerContainer;
@@ -49,9 +50,10 @@ final class ServletServerContainer extends TyrusServerContainer {
 	/**
 	 * Creates the container of a servlet context.
 	 * @param contextPath the context's path
-	 * @param settings the server's {@code websocket.*} settings: the default message size limit,
-	 * the idle timeout and the session limit; {@code null} for a message size limit of
-	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes and neither of the others
+	 * @param settings the server's {@code websocket.*} settings: the default message size limit
+	 * and the idle timeout; {@code null} for a message size limit of
+	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes and no idle timeout (the session limit is the
+	 * listener's, taken at each handshake)
 	 */
 	ServletServerContainer(String contextPath, WebSocketConfig settings) {
 		super((Set<Class<?>>) null);
@@ -59,9 +61,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 		int maxMessageSize = (settings != null) ? settings.maxMessageSize() : DEFAULT_MAX_MESSAGE_SIZE;
 		super.setDefaultMaxTextMessageBufferSize(maxMessageSize);
 		super.setDefaultMaxBinaryMessageBufferSize(maxMessageSize);
-		this.sessions = (settings != null)
-				? new OpenSessions(settings.maxSessions(), settings.idleTimeout(), this.timers)
-				: new OpenSessions(0, null, this.timers);
+		this.sessions = new OpenSessions((settings != null) ? settings.idleTimeout() : null, this.timers);
 		this.engine = newEngine();
 		// endpoints added from now on are deployed at once (there is no start in a servlet context)
 		doneDeployment();
@@ -147,26 +147,18 @@ final class ServletServerContainer extends TyrusServerContainer {
 	}
 
 	/**
-	 * Returns whether the sessions are at the server's limit ({@code websocket.max-sessions}),
-	 * so that a handshake is refused.
-	 * @return whether a new session would go over the limit
-	 */
-	boolean full() {
-		return this.sessions.full();
-	}
-
-	/**
-	 * A handshake succeeded: the session's connection gets its limits; once it opens it is
-	 * counted among the open sessions, and an authenticated one is closed when its HTTP session
-	 * ends.
+	 * A handshake succeeded: the session's connection gets its limits and its tally; once it
+	 * opens it is among the container's open sessions (idle timeout, shutdown), and an
+	 * authenticated one is closed when its HTTP session ends.
 	 * @param handler the session's connection, not yet initialised
 	 * @param upgrade Tyrus's handshake
 	 * @param request the handshake request
+	 * @param tally the session's place among the listener's, where its messages are counted
 	 */
-	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request) {
+	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request, WebSocketTally tally) {
 		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize());
 		HttpSession session = (request.getUserPrincipal() != null) ? request.getSession(false) : null;
-		handler.prepare(upgrade, guard, this.timers, (opened) -> this.sessions.opened(opened, session),
+		handler.prepare(upgrade, guard, tally, this.timers, (opened) -> this.sessions.opened(opened, session),
 				(ended) -> this.sessions.ended(ended, session));
 	}
 

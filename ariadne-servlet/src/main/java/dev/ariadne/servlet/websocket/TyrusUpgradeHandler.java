@@ -18,6 +18,8 @@ import jakarta.servlet.http.WebConnection;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.CloseReason.CloseCodes;
 
+import dev.ariadne.server.WebSocketTally;
+
 import org.glassfish.tyrus.spi.Connection;
 import org.glassfish.tyrus.spi.WebSocketEngine.UpgradeInfo;
 
@@ -53,6 +55,9 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private FrameGuard guard;
 
+	/** The session's place among the listener's sessions, where its messages are counted. */
+	private WebSocketTally tally;
+
 	private ScheduledExecutorService timer;
 
 	private Consumer<TyrusUpgradeHandler> onOpen;
@@ -83,14 +88,16 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	 * Gives the handler what the handshake decided, before the container calls {@link #init}.
 	 * @param upgrade Tyrus's successful handshake
 	 * @param guard the frame size limits
+	 * @param tally the session's place among the listener's sessions
 	 * @param timer the thread that ends a connection whose client does not close after the session
 	 * @param onOpen called once when the connection opens, before the endpoint's {@code onOpen}
 	 * @param onEnd called once when the session ends
 	 */
-	void prepare(UpgradeInfo upgrade, FrameGuard guard, ScheduledExecutorService timer,
+	void prepare(UpgradeInfo upgrade, FrameGuard guard, WebSocketTally tally, ScheduledExecutorService timer,
 			Consumer<TyrusUpgradeHandler> onOpen, Consumer<TyrusUpgradeHandler> onEnd) {
 		this.upgrade = upgrade;
 		this.guard = guard;
+		this.tally = tally;
 		this.timer = timer;
 		this.onOpen = onOpen;
 		this.onEnd = onEnd;
@@ -148,6 +155,9 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 					// the rest of the frame is dropped as it comes, until the client's close frame
 					continue;
 				}
+				for (int messages = this.guard.messagesEnded(); messages > 0; messages--) {
+					this.tally.received();
+				}
 				connection.getReadHandler().handle(ByteBuffer.wrap(bytes, 0, count));
 			}
 		}
@@ -197,9 +207,17 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		end();
 	}
 
-	/** The session read or wrote: its idle time starts again. */
-	void active() {
+	/**
+	 * The session wrote a frame: its idle time starts again, and the last frame of a message
+	 * counts the message as sent.
+	 * @param first the frame's first byte: its FIN bit and opcode
+	 */
+	void wrote(byte first) {
 		this.lastActive = System.nanoTime();
+		// FIN set, and a continuation, text or binary frame (RFC 6455 section 5.2)
+		if ((first & 0x80) != 0 && (first & 0x0F) <= 0x2) {
+			this.tally.sent();
+		}
 	}
 
 	/**
@@ -260,6 +278,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		if (!this.ended.compareAndSet(false, true)) {
 			return false;
 		}
+		this.tally.end();
 		Consumer<TyrusUpgradeHandler> onEnd = this.onEnd;
 		if (onEnd != null) {
 			onEnd.accept(this);

@@ -3,12 +3,14 @@ package dev.ariadne.it.websocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -55,6 +57,27 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 		fields.forEach(builder::header);
 		client.socket = builder.buildAsync(uri, client).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 		return client;
+	}
+
+	/**
+	 * Tries a handshake the server is expected to refuse.
+	 * @param uri where
+	 * @return the status of the refusal
+	 * @throws AssertionError if the handshake succeeded or failed otherwise
+	 */
+	static int refusal(URI uri) throws Exception {
+		JdkWebSocket opened;
+		try {
+			opened = open(uri);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof WebSocketHandshakeException refused) {
+				return refused.getResponse().statusCode();
+			}
+			throw ex;
+		}
+		opened.close();
+		throw new AssertionError("The handshake to " + uri + " succeeded");
 	}
 
 	WebSocket socket() {

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Timeout;
 
 import dev.ariadne.Await;
 import dev.ariadne.server.IoModel;
+import dev.ariadne.server.diagnosis.Cause;
+import dev.ariadne.server.diagnosis.Diagnosis;
 import dev.ariadne.server.stats.PoolStats;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What an open WebSocket session costs each model, seen through {@code ServerStats}: in
  * {@code blocking} with 4 workers, 4 idle sessions own the 4 workers and a plain request waits
- * in the queue until one session closes; in {@code event-loop} with 4 workers, 200 idle sessions
+ * in the queue until one session closes, and the diagnosis names the sessions as the cause; in {@code event-loop} with 4 workers, 200 idle sessions
  * hold none, and a plain request is answered at once.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -44,6 +46,14 @@ class SessionsOwnWorkersIT {
 					.sendAsync(HttpRequest.newBuilder(app.http("/hello")).build(), HttpResponse.BodyHandlers.ofString());
 				Await.until(() -> pool.queued() == 1, () -> "queued " + pool.queued());
 				assertThat(pool.busyWorkers()).as("the sessions hold the workers").isEqualTo(4);
+				assertThat(app.server().stats().webSocketSessions()).isEqualTo(4);
+				Diagnosis diagnosis = app.server().diagnosis().orElseThrow();
+				Await.until(Duration.ofSeconds(10), () -> diagnosis.verdict("default")
+					.filter((verdict) -> verdict.cause() == Cause.WEBSOCKET_SESSIONS)
+					.isPresent(), () -> "verdict " + diagnosis.verdict("default").orElse(null));
+				assertThat(diagnosis.verdict("default").orElseThrow().evidence())
+					.startsWith("4 of 4 workers held by 4 WebSocket sessions, each until it closes (sampled: 4 waiting "
+							+ "for their clients' next message); 1 connection waiting for a worker");
 				assertThat(plain).as("the plain request, while the sessions are open").isNotDone();
 				sessions.remove(0).close();
 				assertThat(plain.get(20, TimeUnit.SECONDS).body()).isEqualTo("hello");
