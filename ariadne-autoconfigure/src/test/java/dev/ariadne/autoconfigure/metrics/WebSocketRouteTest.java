@@ -9,6 +9,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.ariadne.AriadneServer;
+import dev.ariadne.Await;
 import dev.ariadne.autoconfigure.AriadneAutoConfiguration;
 import dev.ariadne.server.routing.Route;
 import dev.ariadne.server.websocket.WebSocketHandler;
@@ -70,8 +71,10 @@ class WebSocketRouteTest {
 				.isEqualTo(1);
 			assertThat(registry.get("ariadne.websocket.messages").tag("direction", "in").functionCounter().count())
 				.isEqualTo(1);
-			assertThat(registry.get("ariadne.websocket.messages").tag("direction", "out").functionCounter().count())
-				.isEqualTo(1);
+			// counted once its frame is written, which the client may see first
+			Await.until(() -> registry.get("ariadne.websocket.messages").tag("direction", "out").functionCounter()
+				.count() == 1, () -> "messages out: " + registry.get("ariadne.websocket.messages")
+					.tag("direction", "out").functionCounter().count());
 			socket.sendText("x".repeat(1025), true).get(10, TimeUnit.SECONDS);
 			assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("close:1009");
 		});
