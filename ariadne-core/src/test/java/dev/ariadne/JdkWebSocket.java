@@ -1,4 +1,4 @@
-package dev.ariadne.it.websocket;
+package dev.ariadne;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,13 +18,15 @@ import java.util.concurrent.TimeUnit;
  * A WebSocket client on the JDK's {@code java.net.http.WebSocket}, whose messages (whole,
  * however the server fragments them), close and failure the test takes with a deadline.
  */
-final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
+public final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
 	private final BlockingQueue<Object> messages = new LinkedBlockingQueue<>();
 
 	private final CompletableFuture<Integer> closed = new CompletableFuture<>();
+
+	private volatile String closeReason;
 
 	private final StringBuilder text = new StringBuilder();
 
@@ -40,7 +42,7 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 	 * @param uri where
 	 * @return the open client
 	 */
-	static JdkWebSocket open(URI uri) throws Exception {
+	public static JdkWebSocket open(URI uri) throws Exception {
 		return open(HttpClient.newHttpClient(), uri, Map.of());
 	}
 
@@ -51,7 +53,7 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 	 * @param fields fields of the handshake request
 	 * @return the open client
 	 */
-	static JdkWebSocket open(HttpClient http, URI uri, Map<String, String> fields) throws Exception {
+	public static JdkWebSocket open(HttpClient http, URI uri, Map<String, String> fields) throws Exception {
 		JdkWebSocket client = new JdkWebSocket();
 		WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(TIMEOUT);
 		fields.forEach(builder::header);
@@ -65,7 +67,7 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 	 * @return the status of the refusal
 	 * @throws AssertionError if the handshake succeeded or failed otherwise
 	 */
-	static int refusal(URI uri) throws Exception {
+	public static int refusal(URI uri) throws Exception {
 		JdkWebSocket opened;
 		try {
 			opened = open(uri);
@@ -80,22 +82,22 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 		throw new AssertionError("The handshake to " + uri + " succeeded");
 	}
 
-	WebSocket socket() {
+	public WebSocket socket() {
 		return this.socket;
 	}
 
-	JdkWebSocket send(String message) throws Exception {
+	public JdkWebSocket send(String message) throws Exception {
 		this.socket.sendText(message, true).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 		return this;
 	}
 
-	JdkWebSocket send(ByteBuffer message) throws Exception {
+	public JdkWebSocket send(ByteBuffer message) throws Exception {
 		this.socket.sendBinary(message, true).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 		return this;
 	}
 
 	/** Takes the next whole message: a {@code String} or a {@code ByteBuffer}. */
-	Object next() throws InterruptedException {
+	public Object next() throws InterruptedException {
 		Object message = this.messages.poll(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 		if (message == null) {
 			throw new AssertionError("No message within " + TIMEOUT + "; closed: " + this.closed);
@@ -103,18 +105,23 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 		return message;
 	}
 
-	String nextText() throws InterruptedException {
+	public String nextText() throws InterruptedException {
 		return (String) next();
 	}
 
 	/** Returns whether the server's close frame (or a failure) has arrived. */
-	boolean closedYet() {
+	public boolean closedYet() {
 		return this.closed.isDone();
 	}
 
 	/** Waits for the server's close frame and returns its code (-1: the connection failed). */
-	int closeCode() throws Exception {
+	public int closeCode() throws Exception {
 		return this.closed.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+	}
+
+	/** The reason of the server's close frame, once {@link #closeCode()} returned. */
+	public String closeReason() {
+		return this.closeReason;
 	}
 
 	@Override
@@ -144,6 +151,7 @@ final class JdkWebSocket implements WebSocket.Listener, AutoCloseable {
 	@Override
 	public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
 		this.messages.add("closed: " + statusCode + " " + reason);
+		this.closeReason = reason;
 		this.closed.complete(statusCode);
 		return null;
 	}
