@@ -7,17 +7,19 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.stereotype.Component;
+import org.springframework.web.socket.BinaryMessage;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
-import org.springframework.web.socket.handler.TextWebSocketHandler;
+import org.springframework.web.socket.handler.AbstractWebSocketHandler;
 
 /**
- * Echoes text. {@code whoami} answers the session's user, {@code close:<code>} closes the
+ * Echoes text and binary messages (binary too, so that Autobahn|Testsuite's binary cases run
+ * against it). {@code whoami} answers the session's user, {@code close:<code>} closes the
  * session with that code. Keeps the open sessions' count and how each one closed.
  */
 @Component
-public class EchoHandler extends TextWebSocketHandler {
+public class EchoHandler extends AbstractWebSocketHandler {
 
 	private final AtomicInteger open = new AtomicInteger();
 
@@ -40,6 +42,11 @@ public class EchoHandler extends TextWebSocketHandler {
 			session.sendMessage(new TextMessage((user != null) ? user.getName() : "anonymous"));
 			return;
 		}
+		session.sendMessage(message);
+	}
+
+	@Override
+	protected void handleBinaryMessage(WebSocketSession session, BinaryMessage message) throws IOException {
 		session.sendMessage(message);
 	}
 
