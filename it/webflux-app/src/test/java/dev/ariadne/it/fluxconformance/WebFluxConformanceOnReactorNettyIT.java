@@ -30,4 +30,11 @@ class WebFluxConformanceOnReactorNettyIT
 		return app;
 	}
 
+	@Override
+	public boolean mayResetAfterItsCloseFrame() {
+		// Reactor Netty closes the connection once its 1009 is written, with the client's 16 MB
+		// still arriving: the client's stack may then see a reset instead of the frame
+		return true;
+	}
+
 }

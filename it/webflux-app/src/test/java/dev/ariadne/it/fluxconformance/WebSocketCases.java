@@ -31,6 +31,17 @@ interface WebSocketCases {
 	 */
 	FluxApp app();
 
+	/**
+	 * Returns whether the server may close the connection right after its close frame while the
+	 * client still sends, so that the client's stack, reset, loses the frame (1006): Reactor
+	 * Netty was seen to once in a full run on a loaded machine, Ariadne's socket models often
+	 * (see {@code WebFluxConformanceIT}).
+	 * @return whether a reset may take the place of the close frame
+	 */
+	default boolean mayResetAfterItsCloseFrame() {
+		return false;
+	}
+
 	@Test
 	default void echoesTextAndBinaryMessagesToReactorNettysClient() {
 		URI uri = URI.create("ws://127.0.0.1:" + app().port() + "/ws/echo");
@@ -120,7 +131,13 @@ interface WebSocketCases {
 			byte[] big = new byte[16 * 1024 * 1024];
 			// sent whole or not: the server may close before it has read it all
 			Mono.fromFuture(client.socket.sendBinary(ByteBuffer.wrap(big), true)).onErrorComplete().subscribe();
-			assertThat(client.closed().code()).isEqualTo(1009);
+			int code = client.closed().code();
+			if (mayResetAfterItsCloseFrame()) {
+				assertThat(code).isIn(1009, 1006);
+			}
+			else {
+				assertThat(code).isEqualTo(1009);
+			}
 		}
 	}
 
