@@ -131,7 +131,7 @@ final class LineBuffer {
 			else {
 				// an escape may grow the array: room for the rest is made again after it
 				this.size = size;
-				i = json ? jsonEscape(text, i) : ncsaEscape(text, i);
+				i = escape(text, i, json);
 				ensure(length - i);
 				bytes = this.bytes;
 				size = this.size;
@@ -140,23 +140,28 @@ final class LineBuffer {
 		this.size = size;
 	}
 
-	private int ncsaEscape(String text, int index) {
-		char c = text.charAt(index);
-		switch (c) {
+	/** Escapes the character at index, as both formats do the quote, the backslash and the line ends; returns the last index used. */
+	private int escape(String text, int index, boolean json) {
+		switch (text.charAt(index)) {
 			case '"' -> ascii("\\\"");
 			case '\\' -> ascii("\\\\");
 			case '\n' -> ascii("\\n");
 			case '\r' -> ascii("\\r");
 			case '\t' -> ascii("\\t");
 			default -> {
-				if (c <= 0xff) {
-					hexByte(c);
-				}
-				else {
-					return utf8Escaped(text, index);
-				}
+				return json ? jsonEscape(text, index) : ncsaEscape(text, index);
 			}
 		}
+		return index;
+	}
+
+	/** NCSA: a Latin-1 character as {@code \xhh}, another as its UTF-8 bytes so. */
+	private int ncsaEscape(String text, int index) {
+		char c = text.charAt(index);
+		if (c > 0xff) {
+			return utf8Escaped(text, index);
+		}
+		hexByte(c);
 		return index;
 	}
 
@@ -167,9 +172,17 @@ final class LineBuffer {
 			// a lone surrogate: the replacement character
 			codePoint = 0xFFFD;
 		}
-		byte[] utf8 = new String(Character.toChars(codePoint)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-		for (byte b : utf8) {
-			hexByte(b & 0xff);
+		// the UTF-8 bytes are written, kept, then written again as hex: no array made
+		int start = this.size;
+		utf8(codePoint);
+		int count = this.size - start;
+		int packed = 0;
+		for (int k = 0; k < count; k++) {
+			packed = (packed << 8) | (this.bytes[start + k] & 0xff);
+		}
+		this.size = start;
+		for (int k = count - 1; k >= 0; k--) {
+			hexByte((packed >>> (8 * k)) & 0xff);
 		}
 		return index + Character.charCount(codePoint) - 1;
 	}
@@ -193,30 +206,22 @@ final class LineBuffer {
 		escaped(text, true);
 	}
 
+	/** JSON: controls, DEL and Unicode's line ends as {@code \\uXXXX}, a lone surrogate so, the rest in UTF-8. */
 	private int jsonEscape(String text, int index) {
 		char c = text.charAt(index);
-		switch (c) {
-			case '"' -> ascii("\\\"");
-			case '\\' -> ascii("\\\\");
-			case '\n' -> ascii("\\n");
-			case '\r' -> ascii("\\r");
-			case '\t' -> ascii("\\t");
-			default -> {
-				if (c < 0x20 || c == 0x7f || c == 0x85 || c == 0x2028 || c == 0x2029) {
-					unicodeEscape(c);
-				}
-				else if (Character.isHighSurrogate(c) && index + 1 < text.length()
-						&& Character.isLowSurrogate(text.charAt(index + 1))) {
-					utf8(text.codePointAt(index));
-					return index + 1;
-				}
-				else if (Character.isSurrogate(c)) {
-					unicodeEscape(c);
-				}
-				else {
-					utf8(c);
-				}
-			}
+		if (c < 0x20 || c == 0x7f || c == 0x85 || c == 0x2028 || c == 0x2029) {
+			unicodeEscape(c);
+		}
+		else if (Character.isHighSurrogate(c) && index + 1 < text.length()
+				&& Character.isLowSurrogate(text.charAt(index + 1))) {
+			utf8(text.codePointAt(index));
+			return index + 1;
+		}
+		else if (Character.isSurrogate(c)) {
+			unicodeEscape(c);
+		}
+		else {
+			utf8(c);
 		}
 		return index;
 	}
