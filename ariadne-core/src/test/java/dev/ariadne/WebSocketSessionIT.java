@@ -205,6 +205,20 @@ class WebSocketSessionIT {
 		}
 	}
 
+	// the client is still sending when the 1009 goes out: a server that closes with its input
+	// unread resets the connection, and the reset can reach the client before it reads the close
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void theClientStillSendingAMessageOverTheLimitReadsThe1009(IoModel model) throws Exception {
+		start(model, (ws) -> ws);
+		for (int i = 0; i < 3; i++) {
+			try (WsClient client = WsClient.connect(this.server, "/echo")) {
+				client.socket.sendBinary(ByteBuffer.wrap(new byte[16 * 1024 * 1024]), true);
+				assertThat(client.closed.get(20, TimeUnit.SECONDS)).as("close code, attempt %d", i).isEqualTo(1009);
+			}
+		}
+	}
+
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
 	void protocolErrorsCloseWith1002And1007(IoModel model) throws Exception {

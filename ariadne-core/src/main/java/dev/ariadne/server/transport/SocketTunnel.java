@@ -2,6 +2,7 @@ package dev.ariadne.server.transport;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 
 /**
  * Whether the exchange of a {@link SocketWire} switched protocols, and what changes once it did.
@@ -11,6 +12,13 @@ import java.net.Socket;
  * ({@link SocketWriter#direct()}), a read no longer flushes the output (another thread writes
  * it), and the end of the exchange stops the read that waits ({@link #stopReading()}) so that
  * the connection's thread can close the connection.
+ *
+ * <p>Only a read that waits is stopped, by shutting the input: once shut, the connection can
+ * no longer read and discard what the client still sends, and a close with that input unread
+ * resets the connection, which can destroy the protocol's last words (a WebSocket close frame
+ * that refuses a message the client is still sending) before the client reads them. When the
+ * connection's thread is not waiting for the client, the end reaches it as a task and the
+ * connection closes as after any last answer: lingering while the client still sends.
  */
 final class SocketTunnel {
 
@@ -19,6 +27,12 @@ final class SocketTunnel {
 	private final SocketWriter writer;
 
 	private volatile boolean on;
+
+	/** Whether a read waits, or is about to wait, for the client. */
+	private volatile boolean waiting;
+
+	/** Whether the exchange ended: the connection's thread waits for the client no more. */
+	private volatile boolean ending;
 
 	SocketTunnel(Socket socket, SocketWriter writer) {
 		this.socket = socket;
@@ -40,11 +54,38 @@ final class SocketTunnel {
 	}
 
 	/**
-	 * The exchange ended: a read of the connection's thread that waits for the client returns
-	 * at once (the end of the stream), and the thread goes on to close the connection. What the
-	 * client sends from now on is discarded. Any thread.
+	 * Reads for the tunnel's protocol, waiting for the client (the connection's thread for a
+	 * non-blocking reader, or a blocking reader's own thread), unless the exchange has ended.
+	 * One reader at a time.
+	 * @param input the connection's input
+	 * @param in where to read
+	 * @param until when to stop waiting ({@code Long.MAX_VALUE}: never)
+	 * @return the bytes read, or -1 at the end of the stream or of the exchange
+	 * @throws IOException if the read failed
+	 */
+	int read(SocketInput input, ByteBuffer in, long until) throws IOException {
+		this.waiting = true;
+		try {
+			return this.ending ? -1 : input.read(in, until);
+		}
+		finally {
+			this.waiting = false;
+		}
+	}
+
+	/**
+	 * The exchange ended: a read that waits for the client returns at once (the end of the
+	 * stream), and the connection's thread goes on to close the connection; what the client sends
+	 * from then on is discarded. When no read waits, the input is left open: the connection's
+	 * thread reaches the end in its own time, and lingers before it closes if the client still
+	 * sends. Any thread.
 	 */
 	void stopReading() {
+		this.ending = true;
+		// either this sees the wait, or the read sees the end before it waits
+		if (!this.waiting) {
+			return;
+		}
 		try {
 			this.socket.shutdownInput();
 		}

@@ -65,18 +65,6 @@ class WebFluxConformanceIT
 		return app;
 	}
 
-	/**
-	 * Known and left for a fix: in the socket models the end of a refused session stops the
-	 * connection's reading at once ({@code SocketTunnel.stopReading}, a shutdown of its input),
-	 * so no linger covers a client still sending its 16 MB, and its stack may be reset before it
-	 * reads the 1009 (seen in two of three runs in virtual-threads). The event loop lingers and
-	 * must deliver it.
-	 */
-	@Override
-	public boolean mayResetAfterItsCloseFrame() {
-		return this.model != IoModel.EVENT_LOOP;
-	}
-
 	@Test
 	void refusesABodyDeclaredOverTheLimitWith413() throws Exception {
 		try (RawClient client = app.raw()) {

@@ -34,8 +34,8 @@ interface WebSocketCases {
 	/**
 	 * Returns whether the server may close the connection right after its close frame while the
 	 * client still sends, so that the client's stack, reset, loses the frame (1006): Reactor
-	 * Netty was seen to once in a full run on a loaded machine, Ariadne's socket models often
-	 * (see {@code WebFluxConformanceIT}).
+	 * Netty was seen to once in a full run on a loaded machine. Ariadne lingers, discarding what
+	 * the client still sends, in every model.
 	 * @return whether a reset may take the place of the close frame
 	 */
 	default boolean mayResetAfterItsCloseFrame() {
