@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Usage: call {@link #read} each time bytes arrive; it consumes all of them unless the listener
  * asks for a {@link #pause}. It holds at most
  * an unfinished frame header (14 bytes) and an unfinished control frame (125 bytes), in arrays
- * made once; message data is not held but unmasked in place in the caller's buffer and passed
+ * made once (the second at the first control frame, which a quiet session may never get); message data is not held but unmasked in place in the caller's buffer and passed
  * on as it arrives (inflated first when compressed). The input must therefore be writable.
  *
  * <p>The reader fails the connection, throwing {@link WebSocketException}, as soon as what it
@@ -65,9 +65,10 @@ public final class FrameReader implements AutoCloseable {
 
 	private final byte[] header = new byte[14];
 
-	private final byte[] control = new byte[MAX_CONTROL];
+	/** A control frame's payload, made at the first control frame: most sessions never get one. */
+	private byte[] control;
 
-	private final ByteBuffer controlView = ByteBuffer.wrap(this.control).asReadOnlyBuffer();
+	private ByteBuffer controlView;
 
 	private State state = State.HEADER;
 
@@ -250,6 +251,10 @@ public final class FrameReader implements AutoCloseable {
 		this.maskOffset = 0;
 		if (Opcode.isControl(this.opcode)) {
 			this.controlFill = 0;
+			if (this.control == null) {
+				this.control = new byte[MAX_CONTROL];
+				this.controlView = ByteBuffer.wrap(this.control).asReadOnlyBuffer();
+			}
 			this.state = State.PAYLOAD;
 			if (length == 0) {
 				control(listener);

@@ -61,8 +61,11 @@ final class SessionOutput {
 
 	private final CloseHandshake handshake = new CloseHandshake();
 
-	/** Room for a frame header, or a whole control frame. */
-	private final ByteBuffer frame = ByteBuffer.allocate(2 + FrameWriter.MAX_CONTROL_PAYLOAD);
+	/** Room for a data frame's header. */
+	private final ByteBuffer head = ByteBuffer.allocate(10);
+
+	/** Room for a whole control frame, made at the first one: a quiet session may never send one. */
+	private ByteBuffer control;
 
 	private MessageDeflater deflater;
 
@@ -135,7 +138,7 @@ final class SessionOutput {
 			}
 			payload = this.deflater.deflate(data, last);
 		}
-		ByteBuffer head = this.frame.clear();
+		ByteBuffer head = this.head.clear();
 		FrameWriter.header(head, first ? type : Opcode.CONTINUATION, last, first && this.messageCompressed,
 				payload.remaining());
 		this.out.write(head.array(), 0, head.position());
@@ -158,6 +161,15 @@ final class SessionOutput {
 		}
 	}
 
+	private ByteBuffer controlFrame() {
+		ByteBuffer control = this.control;
+		if (control == null) {
+			control = ByteBuffer.allocate(2 + FrameWriter.MAX_CONTROL_PAYLOAD);
+			this.control = control;
+		}
+		return control.clear();
+	}
+
 	/** Sends a ping or a pong of the application's. */
 	CompletionStage<Void> sendControl(int opcode, ByteBuffer payload) {
 		if (payload.remaining() > FrameWriter.MAX_CONTROL_PAYLOAD) {
@@ -178,7 +190,7 @@ final class SessionOutput {
 	}
 
 	private void writeControl(int opcode, ByteBuffer payload) throws IOException {
-		ByteBuffer control = this.frame.clear();
+		ByteBuffer control = controlFrame();
 		FrameWriter.frame(control, opcode, true, false, payload);
 		this.out.write(control.array(), 0, control.position());
 		this.out.flush();
@@ -272,7 +284,7 @@ final class SessionOutput {
 	/** Writes a close frame, whatever the connection does: the session closes after it anyway. */
 	private void writeClose(int code, String reason) {
 		try {
-			ByteBuffer close = this.frame.clear();
+			ByteBuffer close = controlFrame();
 			FrameWriter.close(close, code, reason);
 			this.out.write(close.array(), 0, close.position());
 			this.out.flush();
