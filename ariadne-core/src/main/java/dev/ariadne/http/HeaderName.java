@@ -84,9 +84,22 @@ public final class HeaderName {
 	/** {@code Origin}. */
 	public static final String ORIGIN = "Origin";
 
+	/** {@code Sec-WebSocket-Key}, of a WebSocket handshake (RFC 6455). */
+	public static final String SEC_WEBSOCKET_KEY = "Sec-WebSocket-Key";
+
+	/** {@code Sec-WebSocket-Version}. */
+	public static final String SEC_WEBSOCKET_VERSION = "Sec-WebSocket-Version";
+
+	/** {@code Sec-WebSocket-Protocol}. */
+	public static final String SEC_WEBSOCKET_PROTOCOL = "Sec-WebSocket-Protocol";
+
+	/** {@code Sec-WebSocket-Extensions}. */
+	public static final String SEC_WEBSOCKET_EXTENSIONS = "Sec-WebSocket-Extensions";
+
 	private static final String[] KNOWN = { HOST, CONTENT_LENGTH, CONTENT_TYPE, TRANSFER_ENCODING, CONNECTION, EXPECT,
 			DATE, SERVER, ALLOW, RETRY_AFTER, ACCEPT, ACCEPT_ENCODING, USER_AGENT, KEEP_ALIVE, UPGRADE, TE, TRAILER,
-			CACHE_CONTROL, COOKIE, AUTHORIZATION, ACCEPT_LANGUAGE, PRAGMA, REFERER, ORIGIN };
+			CACHE_CONTROL, COOKIE, AUTHORIZATION, ACCEPT_LANGUAGE, PRAGMA, REFERER, ORIGIN, SEC_WEBSOCKET_KEY,
+			SEC_WEBSOCKET_VERSION, SEC_WEBSOCKET_PROTOCOL, SEC_WEBSOCKET_EXTENSIONS };
 
 	/** Known names, lower-cased and encoded, bucketed by length. */
 	private static final byte[][][] BY_LENGTH = new byte[32][][];

@@ -424,7 +424,7 @@ public final class RequestParser {
 			throw new HttpParseException(Status.HEADER_FIELDS_TOO_LARGE_431,
 					"More than " + this.limits.maxHeaderCount() + " header fields");
 		}
-		into.add(name, new String(b, valueStart, valueEnd - valueStart, StandardCharsets.ISO_8859_1));
+		into.add(name, CommonValues.of(name, b, valueStart, valueEnd));
 	}
 
 	private boolean headComplete() throws HttpParseException {

@@ -26,8 +26,10 @@ final class Http1Reader implements RequestSink {
 
 	private final RequestParser parser;
 
-	/** Follows a chunked body that is read before its request is dispatched. */
-	private final ChunkedScanner chunks;
+	private final ServerConfig config;
+
+	/** Follows a chunked body that is read before its request is dispatched; made at the first. */
+	private ChunkedScanner chunks;
 
 	private final Wire wire;
 
@@ -47,7 +49,7 @@ final class Http1Reader implements RequestSink {
 
 	Http1Reader(ServerConfig config, Wire wire) {
 		this.parser = new RequestParser(config.limits(), this);
-		this.chunks = new ChunkedScanner(config.limits());
+		this.config = config;
 		this.wire = wire;
 	}
 
@@ -187,8 +189,13 @@ final class Http1Reader implements RequestSink {
 	boolean bodyBuffered() {
 		ByteBuffer in = this.in;
 		if (this.head.chunked()) {
-			int start = (in != null) ? in.arrayOffset() + in.position() : 0;
-			return in != null && this.chunks.ended(in.array(), start, in.arrayOffset() + in.limit());
+			if (in == null) {
+				return false;
+			}
+			if (this.chunks == null) {
+				this.chunks = new ChunkedScanner(this.config.limits());
+			}
+			return this.chunks.ended(in.array(), in.arrayOffset() + in.position(), in.arrayOffset() + in.limit());
 		}
 		return in != null && in.remaining() >= this.head.contentLength();
 	}
@@ -271,7 +278,9 @@ final class Http1Reader implements RequestSink {
 	@Override
 	public boolean headComplete(RequestHead head) {
 		this.head = head;
-		this.chunks.reset();
+		if (this.chunks != null) {
+			this.chunks.reset();
+		}
 		this.headNanos = this.onWorker ? System.nanoTime() : this.wire.now();
 		// the request is dispatched now, or once its body is buffered; its body is parsed as
 		// the handler reads it
