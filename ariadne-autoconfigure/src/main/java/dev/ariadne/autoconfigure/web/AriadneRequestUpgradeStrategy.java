@@ -23,9 +23,9 @@ import org.springframework.web.server.ServerWebExchange;
  * application another way (another server, the servlet adapter). An application that builds its
  * own {@code HandshakeWebSocketService} may pass an instance of this class.
  *
- * <p>The handshake must reach the strategy while the adapter's handler runs, on the worker that
- * took the request, as it does unless a filter before it completes later on another thread: the
- * core switches protocols only then.
+ * <p>The core switches protocols only while the exchange's handler runs: when a filter lets the
+ * handshake go on from another thread, the adapter's worker waits for it (a bounded wait, see
+ * {@code ReactiveHandlerAdapter}).
  */
 public final class AriadneRequestUpgradeStrategy implements RequestUpgradeStrategy {
 

@@ -3,9 +3,13 @@ package dev.ariadne.autoconfigure.web;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
+import dev.ariadne.http.HeaderName;
 import dev.ariadne.http.Method;
+import dev.ariadne.http.Version;
 import dev.ariadne.server.AsyncResponse;
 import dev.ariadne.server.Handler;
 import dev.ariadne.server.Request;
@@ -44,6 +48,9 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 final class ReactiveHandlerAdapter implements Handler {
 
 	private static final Log logger = LogFactory.getLog(ReactiveHandlerAdapter.class);
+
+	/** How long the worker that took a WebSocket handshake waits for WebFlux to answer it. */
+	static final long HANDSHAKE_WAIT_SECONDS = 10;
 
 	private final HttpHandler handler;
 
@@ -84,7 +91,27 @@ final class ReactiveHandlerAdapter implements Handler {
 				this.settings, serverRequest::framingLost, this.webSockets);
 		ServerHttpResponse target = (request.method() == Method.HEAD) ? new HttpHeadResponseDecorator(serverResponse)
 				: serverResponse;
-		this.handler.handle(serverRequest, target).subscribe(new Completion(exchange, serverResponse));
+		Completion completion = new Completion(exchange, serverResponse);
+		this.handler.handle(serverRequest, target).subscribe(completion);
+		if (!completion.done() && request.method() == Method.GET && request.version() == Version.HTTP_1_1
+				&& request.headers().containsToken(HeaderName.UPGRADE, "websocket")) {
+			awaitHandshake(request, completion);
+		}
+	}
+
+	/**
+	 * Waits, on the worker that took a WebSocket handshake, for WebFlux to answer it when a filter
+	 * let it go on from another thread (Spring Security's reactive authentication checks a
+	 * password on {@code boundedElastic}): the core switches a connection's protocol only while
+	 * the exchange's handler runs ({@link Response#upgrade()}), so this handler must not have
+	 * returned when the upgrade strategy switches. Bounded: a handshake answered later than
+	 * {@link #HANDSHAKE_WAIT_SECONDS} s fails (500), as it always would have.
+	 */
+	private static void awaitHandshake(Request request, Completion completion) {
+		if (!completion.await(TimeUnit.SECONDS.toNanos(HANDSHAKE_WAIT_SECONDS))) {
+			logger.warn("A WebSocket handshake to " + request.target() + " was not answered within "
+					+ HANDSHAKE_WAIT_SECONDS + " s of its request: the connection can no longer switch protocols");
+		}
 	}
 
 	/**
@@ -102,9 +129,56 @@ final class ReactiveHandlerAdapter implements Handler {
 
 		private final ExchangeServerHttpResponse response;
 
+		/** Whether the handler's {@code Mono} ended. */
+		private volatile boolean done;
+
+		/** The worker waiting for the end, if any ({@link #await}). */
+		private volatile Thread waiter;
+
 		Completion(AsyncResponse exchange, ExchangeServerHttpResponse response) {
 			this.exchange = exchange;
 			this.response = response;
+		}
+
+		boolean done() {
+			return this.done;
+		}
+
+		/**
+		 * Waits for the handler's {@code Mono} to end.
+		 * @param nanos how long at most
+		 * @return whether it ended
+		 */
+		boolean await(long nanos) {
+			this.waiter = Thread.currentThread();
+			long deadline = System.nanoTime() + nanos;
+			boolean interrupted = false;
+			try {
+				// the end reads the waiter after it marks itself done: one of the two sees the other
+				while (!this.done) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						return false;
+					}
+					LockSupport.parkNanos(this, left);
+					interrupted |= Thread.interrupted();
+				}
+				return true;
+			}
+			finally {
+				this.waiter = null;
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+
+		private void ended() {
+			this.done = true;
+			Thread waiter = this.waiter;
+			if (waiter != null) {
+				LockSupport.unpark(waiter);
+			}
 		}
 
 		@Override
@@ -122,6 +196,15 @@ final class ReactiveHandlerAdapter implements Handler {
 
 		@Override
 		public void onError(Throwable failure) {
+			try {
+				failed(failure);
+			}
+			finally {
+				ended();
+			}
+		}
+
+		private void failed(Throwable failure) {
 			if (logger.isDebugEnabled()) {
 				logger.debug("The WebFlux handler failed" + (this.response.isCommitted() ? " after the response was committed" : ""),
 						failure);
@@ -135,6 +218,15 @@ final class ReactiveHandlerAdapter implements Handler {
 
 		@Override
 		public void onComplete() {
+			try {
+				completed();
+			}
+			finally {
+				ended();
+			}
+		}
+
+		private void completed() {
 			if (this.response.upgraded()) {
 				// the WebSocket session ends the exchange
 				return;

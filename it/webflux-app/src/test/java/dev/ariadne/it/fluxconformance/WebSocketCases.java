@@ -82,6 +82,19 @@ interface WebSocketCases {
 		}
 	}
 
+	// the handshake reaches the upgrade strategy on another thread than the request's, after a filter
+	@Test
+	default void echoesWhenAFilterLetsTheHandshakeGoOnFromAnotherThread() throws Exception {
+		for (int i = 0; i < 3; i++) {
+			try (JdkWebSocket client = JdkWebSocket.open(app().port(), "/ws/late")) {
+				client.socket.sendText("late " + i, true).get(20, TimeUnit.SECONDS);
+				assertThat(client.next()).isEqualTo("late " + i);
+				client.socket.sendClose(1000, "").get(20, TimeUnit.SECONDS);
+				assertThat(client.closed().code()).isEqualTo(1000);
+			}
+		}
+	}
+
 	@Test
 	default void aCloseStatusTheHandlerSendsReachesTheClient() throws Exception {
 		try (JdkWebSocket client = JdkWebSocket.open(app().port(), "/ws/close")) {

@@ -1,10 +1,12 @@
 package dev.ariadne.it.fluxconformance;
 
 import java.security.Principal;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,7 +38,8 @@ public class WebSocketEndpoints {
 
 	@Bean
 	HandlerMapping webSocketMapping(WebSocketProbe probe) {
-		Map<String, WebSocketHandler> handlers = Map.of("/ws/echo", WebSocketEndpoints::echo, "/ws/close",
+		Map<String, WebSocketHandler> handlers = Map.of("/ws/echo", WebSocketEndpoints::echo, "/ws/late",
+				WebSocketEndpoints::echo, "/ws/close",
 				(session) -> session.receive().concatMap((message) -> session.close(HANDLER_CLOSE)).then(),
 				"/ws/watch",
 				(session) -> {
@@ -59,6 +62,23 @@ public class WebSocketEndpoints {
 			}
 			Principal principal = () -> user;
 			return chain.filter(exchange.mutate().principal(Mono.just(principal)).build());
+		};
+	}
+
+	/**
+	 * Lets {@code /ws/late}'s handshake go on from another thread, after a pause, as a filter that
+	 * looks something up without blocking does (Spring Security's reactive authentication checks
+	 * a password on {@code boundedElastic}).
+	 */
+	@Bean
+	WebFilter lateHandshake() {
+		return (exchange, chain) -> {
+			if (!exchange.getRequest().getPath().value().equals("/ws/late")) {
+				return chain.filter(exchange);
+			}
+			return Mono.delay(Duration.ofMillis(50))
+				.publishOn(Schedulers.boundedElastic())
+				.then(Mono.defer(() -> chain.filter(exchange)));
 		};
 	}
 
