@@ -227,6 +227,7 @@ public final class Http2Protocol implements Protocol {
 			finally {
 				this.lock.unlock();
 			}
+			this.streams.startArrived();
 			this.upgradeHead = null;
 			this.upgradeSettings = null;
 		}
@@ -284,6 +285,8 @@ public final class Http2Protocol implements Protocol {
 		finally {
 			this.lock.unlock();
 		}
+		// even on a connection that fails now: they see it reset and end at once
+		this.streams.startArrived();
 		releaseEmptyInput();
 		if (!alive) {
 			Http2Exception failure = this.session.failure();

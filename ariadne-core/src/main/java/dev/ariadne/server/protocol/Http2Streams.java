@@ -1,6 +1,7 @@
 package dev.ariadne.server.protocol;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -37,6 +38,13 @@ final class Http2Streams implements SessionListener {
 	private final EventRate resets;
 
 	private boolean calmDown;
+
+	/**
+	 * Streams whose request arrived in the input being read, started once the lock is let go
+	 * ({@link #startArrived}): a worker woken for one while the wire's thread still holds the
+	 * lock would only wait for it. The wire's own thread only, which alone reads input.
+	 */
+	private final ArrayDeque<Http2Stream> arrived = new ArrayDeque<>();
 
 	Http2Streams(Http2Protocol protocol, Http2Limits limits) {
 		this.protocol = protocol;
@@ -150,10 +158,29 @@ final class Http2Streams implements SessionListener {
 			return;
 		}
 		Http2Stream stream = new Http2Stream(this.protocol, streamId, head, endStream, this.protocol.wire.now());
+		// counted, and queued, from now; it goes to its thread once the input is read
 		this.exchanges.put(streamId, stream);
-		if (!this.protocol.wire.fork(stream::dispatch)) {
-			this.exchanges.remove(streamId);
-			stream.refused();
+		this.arrived.add(stream);
+	}
+
+	/**
+	 * Sends the streams whose request the input just read brought to their threads, in the order
+	 * they came; on the wire's own thread, without the lock. One whose thread cannot be had (the
+	 * pool's queue is full) is answered 503 here.
+	 */
+	void startArrived() {
+		Http2Stream stream;
+		while ((stream = this.arrived.poll()) != null) {
+			if (!this.protocol.wire.fork(stream::dispatch)) {
+				this.protocol.lock.lock();
+				try {
+					remove(stream);
+				}
+				finally {
+					this.protocol.lock.unlock();
+				}
+				stream.refused();
+			}
 		}
 	}
 
