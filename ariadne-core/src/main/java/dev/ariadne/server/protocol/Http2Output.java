@@ -89,27 +89,26 @@ final class Http2Output {
 		}
 	}
 
-	/** Moves the session's frames into the output; whether there were any. */
-	private boolean takeOutput() {
+	/**
+	 * Moves the session's frames into the output; whether there were any. When there were none
+	 * and {@code giveUp}, the turn is given up under the lock: whoever frames after it finds the
+	 * turn free and writes, whoever framed before it had its frames taken here.
+	 */
+	private boolean takeOutput(boolean giveUp) {
 		this.protocol.lock.lock();
 		try {
 			if (!this.protocol.session.hasOutput()) {
+				if (giveUp) {
+					this.writing.set(false);
+					// a stream's writer waiting for room may take the turn now
+					this.protocol.changed.signalAll();
+				}
 				return false;
 			}
 			this.out.append(this.protocol.session.output());
 			this.protocol.session.written();
 			this.protocol.changed.signalAll();
 			return true;
-		}
-		finally {
-			this.protocol.lock.unlock();
-		}
-	}
-
-	private boolean hasOutput() {
-		this.protocol.lock.lock();
-		try {
-			return this.protocol.session.hasOutput();
 		}
 		finally {
 			this.protocol.lock.unlock();
@@ -129,35 +128,37 @@ final class Http2Output {
 	/**
 	 * Writes what the session framed if nobody else does: the wire's thread with
 	 * {@link Wire#send}, which never blocks a selector, a stream's thread with the transmitter,
-	 * which waits while the client is slow. Frames framed while the turn was being given up are
-	 * written by whoever takes it next, or by this call looking once more.
+	 * which waits while the client is slow. The turn is given up under the lock once nothing is
+	 * left ({@link #takeOutput}), so no frames are left behind without a writer.
 	 */
 	private void write(boolean wireThread) throws IOException {
-		do {
-			if (!this.writing.compareAndSet(false, true)) {
-				return;
-			}
-			try {
-				while (takeOutput()) {
-					if (wireThread) {
-						this.protocol.wire.send(this.out);
-					}
-					else {
-						this.out.flush();
-					}
+		if (!this.writing.compareAndSet(false, true)) {
+			return;
+		}
+		boolean holding = true;
+		try {
+			while (takeOutput(true)) {
+				if (wireThread) {
+					this.protocol.wire.send(this.out);
+				}
+				else {
+					this.out.flush();
 				}
 			}
-			catch (IOException ex) {
-				if (!wireThread) {
-					writeFailed();
-				}
-				throw ex;
+			holding = false;
+		}
+		catch (IOException ex) {
+			if (!wireThread) {
+				writeFailed();
 			}
-			finally {
+			throw ex;
+		}
+		finally {
+			if (holding) {
+				// the connection failed: it closes, and nothing more is written to it
 				this.writing.set(false);
 			}
 		}
-		while (hasOutput());
 	}
 
 	/**
@@ -185,7 +186,7 @@ final class Http2Output {
 		if (!this.writing.compareAndSet(false, true)) {
 			return null;
 		}
-		takeOutput();
+		takeOutput(false);
 		return this.out;
 	}
 

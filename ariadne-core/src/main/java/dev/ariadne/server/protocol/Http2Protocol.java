@@ -369,19 +369,13 @@ public final class Http2Protocol implements Protocol {
 
 	// ---- what the streams share
 
-	/** A stream's exchange ended: it is forgotten, and an idle connection's timeout starts. */
+	/** A stream's exchange ended: it is forgotten, and an idle connection's timeout starts; under the lock. */
 	void ended(Http2Stream stream) {
-		this.lock.lock();
-		try {
-			this.streams.remove(stream);
-			if (this.streams.isEmpty()) {
-				this.idleDeadline = System.nanoTime() + this.context.config().keepAliveTimeout().toNanos();
-			}
-			this.changed.signalAll();
+		this.streams.remove(stream);
+		if (this.streams.isEmpty()) {
+			this.idleDeadline = System.nanoTime() + this.context.config().keepAliveTimeout().toNanos();
 		}
-		finally {
-			this.lock.unlock();
-		}
+		this.changed.signalAll();
 	}
 
 	/** Sends the GOAWAY the session queued for a connection error, then closes. */

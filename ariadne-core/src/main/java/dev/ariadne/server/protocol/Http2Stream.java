@@ -69,8 +69,11 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	/** Whether the stream's end went out with the last frame; set under the lock. */
 	private boolean endSent;
 
-	/** Why the stream ended abnormally, under the lock; {@code null} while it goes on. */
-	private ErrorCode resetBy;
+	/**
+	 * Why the stream ended abnormally, {@code null} while it goes on: written under the lock, read
+	 * without it where a stale {@code null} only lets the exchange find out later.
+	 */
+	private volatile ErrorCode resetBy;
 
 	Http2Stream(Http2Protocol protocol, int id, RequestHead head, boolean endStream, long startNanos) {
 		this.protocol = protocol;
@@ -170,6 +173,7 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	 * head, a short body), as does one that left request content unread (RFC 9113 §8.1).
 	 */
 	private void finish() {
+		boolean framed;
 		this.protocol.lock.lock();
 		try {
 			if (this.resetBy == null) {
@@ -180,24 +184,23 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 					this.protocol.session.reset(this.id, ErrorCode.NO_ERROR);
 				}
 			}
+			// forgotten first, so that no more content is kept for it, then its content goes
+			this.protocol.ended(this);
+			this.body.releaseHeld();
+			// whoever frames writes: left to this stream only what it framed, or what a writer
+			// that holds the turn has yet to take
+			framed = this.protocol.session.hasOutput();
 		}
 		finally {
 			this.protocol.lock.unlock();
 		}
-		// forgotten first, so that no more content is kept for it, then its content goes
-		this.protocol.ended(this);
-		this.body.release();
-		flushQuietly();
+		if (framed) {
+			flushQuietly();
+		}
 	}
 
 	private boolean wasReset() {
-		this.protocol.lock.lock();
-		try {
-			return this.resetBy != null;
-		}
-		finally {
-			this.protocol.lock.unlock();
-		}
+		return this.resetBy != null;
 	}
 
 	/** Writes what is framed; a failed connection is found closed by the end of the exchange. */
@@ -312,26 +315,34 @@ final class Http2Stream implements ResponseEncoder, HostedExchange, AsyncHost {
 	private void writeData(ByteBuffer content, boolean last) throws IOException {
 		long start = System.nanoTime();
 		while (true) {
-			this.protocol.output.awaitOutputRoom(this);
+			boolean room;
 			this.protocol.lock.lock();
 			try {
 				if (this.resetBy != null) {
 					throw new IOException("The stream was reset (" + this.resetBy + ")");
 				}
-				int queued = this.protocol.session.writeData(this.id, content, last);
-				if (queued < 0) {
-					throw new IOException("The stream can no longer be written");
-				}
-				if (!content.hasRemaining()) {
-					this.endSent = last;
-				}
-				else if (queued == 0) {
-					awaitCredit(start);
-					continue;
+				// looked at under the same lock as the framing: one lock for a response that fits
+				room = this.protocol.session.pendingOutput() < Http2Protocol.OUTPUT_HIGH;
+				if (room) {
+					int queued = this.protocol.session.writeData(this.id, content, last);
+					if (queued < 0) {
+						throw new IOException("The stream can no longer be written");
+					}
+					if (!content.hasRemaining()) {
+						this.endSent = last;
+					}
+					else if (queued == 0) {
+						awaitCredit(start);
+						continue;
+					}
 				}
 			}
 			finally {
 				this.protocol.lock.unlock();
+			}
+			if (!room) {
+				this.protocol.output.awaitOutputRoom(this);
+				continue;
 			}
 			this.protocol.output.flush();
 			if (!content.hasRemaining()) {

@@ -184,18 +184,12 @@ final class Http2StreamBody extends RequestBody {
 		}
 	}
 
-	/** The exchange ended: what is left of the content goes, and back to the budget. */
-	void release() {
-		this.protocol.lock.lock();
-		try {
-			this.chunks.clear();
-			if (this.reserved > 0) {
-				this.budget.release(this.reserved);
-				this.reserved = 0;
-			}
-		}
-		finally {
-			this.protocol.lock.unlock();
+	/** The exchange ended: what is left of the content goes, and back to the budget; under the lock. */
+	void releaseHeld() {
+		this.chunks.clear();
+		if (this.reserved > 0) {
+			this.budget.release(this.reserved);
+			this.reserved = 0;
 		}
 	}
 
