@@ -278,6 +278,11 @@ final class ChannelWire implements Wire, TrackedConnection {
 	}
 
 	@Override
+	public boolean executesSoon() {
+		return true;
+	}
+
+	@Override
 	public void idle(boolean idle) {
 		this.context.registry().idle(idle ? 1 : -1);
 	}

@@ -10,6 +10,12 @@ import dev.ariadne.server.connection.ConnectionOutput;
  * with the transmitter, which waits while the client is slower than the server (the
  * back-pressure), the wire's own thread with {@link Wire#send}, which never blocks a selector;
  * whichever holds the turn writes what the others framed meanwhile.
+ *
+ * <p>On a wire whose thread runs tasks soon (the event loop, {@link Wire#executesSoon}), a
+ * stream's thread leaves the write to the wire's thread while the client keeps up: the responses
+ * several workers framed meanwhile then go out in one write, where each would make its own.
+ * Once the wire's output is backlogged, or what is framed reaches {@link Http2Protocol#OUTPUT_HIGH},
+ * the stream's thread writes, and waits, itself.
  */
 final class Http2Output {
 
@@ -24,16 +30,31 @@ final class Http2Output {
 	/** The wire's own thread, once it has run the protocol. */
 	volatile Thread wireThread;
 
+	/** Whether streams' threads leave writes to the wire's thread while its output keeps up. */
+	private final boolean wireWrites;
+
+	/** Whether a write is queued on the wire's thread and has not yet begun. */
+	private final AtomicBoolean wireWriteQueued = new AtomicBoolean();
+
+	private final Runnable wireWrite = () -> {
+		// cleared first: what is framed after the write took the output queues another
+		this.wireWriteQueued.set(false);
+		flushFromWire();
+	};
+
 	Http2Output(Http2Protocol protocol) {
 		this.protocol = protocol;
 		this.out = new ConnectionOutput(protocol.wire.transmitter(), protocol.context.outputBuffers());
+		this.wireWrites = protocol.wire.executesSoon();
 	}
 
 	/**
 	 * Writes what the session framed, on the calling thread if it is not the wire's own (a
 	 * stream's thread, waiting while the client is slow), or if nobody else writes now; a call
 	 * while the lock is held (the session's events) leaves the frames to the wire's thread, which
-	 * writes once the event's input is read.
+	 * writes once the event's input is read. A stream's thread on a wire whose thread runs tasks
+	 * soon queues the write there instead, while the wire's output is not backlogged; a failed
+	 * connection is then found by the wire's thread, which closes it, and the stream is reset.
 	 * @throws IOException if the connection failed
 	 */
 	void flush() throws IOException {
@@ -42,6 +63,12 @@ final class Http2Output {
 		}
 		if (Thread.currentThread() == this.wireThread) {
 			flushFromWire();
+			return;
+		}
+		if (this.wireWrites && !this.protocol.wire.writesBacklogged()) {
+			if (this.wireWriteQueued.compareAndSet(false, true)) {
+				this.protocol.wire.execute(this.wireWrite);
+			}
 			return;
 		}
 		write(false);
@@ -85,7 +112,8 @@ final class Http2Output {
 				stream.waitingForClient(false);
 				this.protocol.lock.unlock();
 			}
-			flush();
+			// written here, not left to the wire's thread: this thread waits for the room anyway
+			write(false);
 		}
 	}
 

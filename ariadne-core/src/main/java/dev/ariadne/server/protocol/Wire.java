@@ -203,6 +203,17 @@ public interface Wire {
 	void execute(Runnable task);
 
 	/**
+	 * Returns whether {@link #execute} runs a task soon whatever the connection's client does
+	 * (the event loop's selector, which never waits for one client), so that a protocol may
+	 * leave its writes to the wire's thread and send what several exchanges framed in one write.
+	 * By default not: a socket model's connection thread may wait in a read.
+	 * @return whether tasks run soon
+	 */
+	default boolean executesSoon() {
+		return false;
+	}
+
+	/**
 	 * The protocol reads the connection again after an exchange: the wire watches for input
 	 * (the event loop stops watching while a worker has the connection and the client sends
 	 * more); the wire's own thread.
