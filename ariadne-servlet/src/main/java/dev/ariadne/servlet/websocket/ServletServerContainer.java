@@ -47,13 +47,16 @@ final class ServletServerContainer extends TyrusServerContainer {
 
 	private final OpenSessions sessions;
 
+	/** The largest data frame a client may send, whatever the message limits. */
+	private final long maxFrameSize;
+
 	/**
 	 * Creates the container of a servlet context.
 	 * @param contextPath the context's path
-	 * @param settings the server's {@code websocket.*} settings: the default message size limit
-	 * and the idle timeout; {@code null} for a message size limit of
-	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes and no idle timeout (the session limit is the
-	 * listener's, taken at each handshake)
+	 * @param settings the server's {@code websocket.*} settings: the default message size limit,
+	 * the frame size limit and the idle timeout; {@code null} for a message size limit of
+	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes, frames bounded by it alone and no idle timeout
+	 * (the session limit is the listener's, taken at each handshake)
 	 */
 	ServletServerContainer(String contextPath, WebSocketConfig settings) {
 		super((Set<Class<?>>) null);
@@ -61,6 +64,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 		int maxMessageSize = (settings != null) ? settings.maxMessageSize() : DEFAULT_MAX_MESSAGE_SIZE;
 		super.setDefaultMaxTextMessageBufferSize(maxMessageSize);
 		super.setDefaultMaxBinaryMessageBufferSize(maxMessageSize);
+		this.maxFrameSize = (settings != null) ? settings.maxFrameSize() : Long.MAX_VALUE;
 		this.sessions = new OpenSessions((settings != null) ? settings.idleTimeout() : null, this.timers);
 		this.engine = newEngine();
 		// endpoints added from now on are deployed at once (there is no start in a servlet context)
@@ -156,7 +160,8 @@ final class ServletServerContainer extends TyrusServerContainer {
 	 * @param tally the session's place among the listener's, where its messages are counted
 	 */
 	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request, WebSocketTally tally) {
-		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize());
+		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize(),
+				this.maxFrameSize);
 		HttpSession session = (request.getUserPrincipal() != null) ? request.getSession(false) : null;
 		handler.prepare(upgrade, guard, tally, this.timers, (opened) -> this.sessions.opened(opened, session),
 				(ended) -> this.sessions.ended(ended, session));

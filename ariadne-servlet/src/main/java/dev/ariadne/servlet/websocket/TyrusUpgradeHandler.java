@@ -45,7 +45,10 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 			"The client closed the connection without a close frame");
 
 	private static final CloseReason TOO_BIG = new CloseReason(CloseCodes.TOO_BIG,
-			"A frame over the message size limit");
+			"A frame over the size limits");
+
+	private static final CloseReason NOT_UTF8 = new CloseReason(CloseCodes.NOT_CONSISTENT,
+			"Text message not valid UTF-8");
 
 	private static final CloseReason GOING_AWAY = new CloseReason(CloseCodes.GOING_AWAY, "The server is stopping");
 
@@ -140,7 +143,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 				if (count == 0) {
 					continue;
 				}
-				boolean accepted = this.guard.accept(bytes, 0, count);
+				int accepted = this.guard.accept(bytes, 0, count);
 				if (this.ended.get()) {
 					// the server closed first: dropped until the client's close frame
 					if (this.guard.closeSeen()) {
@@ -149,16 +152,17 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 					continue;
 				}
 				this.lastActive = System.nanoTime();
-				if (!accepted) {
-					connection.close(TOO_BIG);
-					end();
-					// the rest of the frame is dropped as it comes, until the client's close frame
-					continue;
-				}
 				for (int messages = this.guard.messagesEnded(); messages > 0; messages--) {
 					this.tally.received();
 				}
-				connection.getReadHandler().handle(ByteBuffer.wrap(bytes, 0, count));
+				if (accepted > 0) {
+					connection.getReadHandler().handle(ByteBuffer.wrap(bytes, 0, accepted));
+				}
+				if (accepted < count) {
+					connection.close((this.guard.refusal() == FrameGuard.NOT_UTF8) ? NOT_UTF8 : TOO_BIG);
+					end();
+					// the rest of the frame is dropped as it comes, until the client's close frame
+				}
 			}
 		}
 		catch (IOException ex) {
