@@ -2,6 +2,7 @@ package dev.ariadne.servlet.websocket;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.locks.ReentrantLock;
 
 import jakarta.servlet.ServletOutputStream;
 
@@ -17,9 +18,15 @@ import org.glassfish.tyrus.spi.Writer;
  */
 final class ConnectionWriter extends Writer {
 
+	/** A ping frame from the server: FIN, opcode 9, unmasked, no payload (RFC 6455 §5.5.2). */
+	private static final byte[] PING = { (byte) 0x89, 0x00 };
+
 	private final ServletOutputStream out;
 
 	private final TyrusUpgradeHandler session;
+
+	/** Held while a frame is written: frames of several threads go out whole, one after the other. */
+	private final ReentrantLock lock = new ReentrantLock();
 
 	ConnectionWriter(ServletOutputStream out, TyrusUpgradeHandler session) {
 		this.out = out;
@@ -31,7 +38,8 @@ final class ConnectionWriter extends Writer {
 		// Tyrus writes one whole frame per call
 		byte first = buffer.hasRemaining() ? buffer.get(buffer.position()) : 0;
 		try {
-			synchronized (this) {
+			this.lock.lock();
+			try {
 				if (buffer.hasArray()) {
 					this.out.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
 				}
@@ -40,6 +48,9 @@ final class ConnectionWriter extends Writer {
 					buffer.duplicate().get(copy);
 					this.out.write(copy);
 				}
+			}
+			finally {
+				this.lock.unlock();
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -51,6 +62,27 @@ final class ConnectionWriter extends Writer {
 		this.session.wrote(first);
 		if (completionHandler != null) {
 			completionHandler.completed(buffer);
+		}
+	}
+
+	/**
+	 * Writes an empty ping of the server's own ({@code websocket.ping-interval}), which is not the
+	 * session's activity; the timer's thread. Skipped while another frame is being written: the
+	 * session is not quiet then, and the timer must not wait behind a client that does not read.
+	 * The client's pong reaches Tyrus, which gives it to the endpoint's pong handler, if any.
+	 */
+	void ping() {
+		if (!this.lock.tryLock()) {
+			return;
+		}
+		try {
+			this.out.write(PING);
+		}
+		catch (IOException | RuntimeException ex) {
+			// the connection is gone: the reader finds out and ends the session
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

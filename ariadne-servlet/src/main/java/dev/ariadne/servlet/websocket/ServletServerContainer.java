@@ -1,6 +1,7 @@
 package dev.ariadne.servlet.websocket;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,9 +55,9 @@ final class ServletServerContainer extends TyrusServerContainer {
 	 * Creates the container of a servlet context.
 	 * @param contextPath the context's path
 	 * @param settings the server's {@code websocket.*} settings: the default message size limit,
-	 * the frame size limit and the idle timeout; {@code null} for a message size limit of
-	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes, frames bounded by it alone and no idle timeout
-	 * (the session limit is the listener's, taken at each handshake)
+	 * the frame size limit, the idle timeout and the ping interval; {@code null} for a message
+	 * size limit of {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes, frames bounded by it alone, no
+	 * idle timeout and no pings (the session limit is the listener's, taken at each handshake)
 	 */
 	ServletServerContainer(String contextPath, WebSocketConfig settings) {
 		super((Set<Class<?>>) null);
@@ -65,7 +66,8 @@ final class ServletServerContainer extends TyrusServerContainer {
 		super.setDefaultMaxTextMessageBufferSize(maxMessageSize);
 		super.setDefaultMaxBinaryMessageBufferSize(maxMessageSize);
 		this.maxFrameSize = (settings != null) ? settings.maxFrameSize() : Long.MAX_VALUE;
-		this.sessions = new OpenSessions((settings != null) ? settings.idleTimeout() : null, this.timers);
+		this.sessions = (settings != null) ? new OpenSessions(settings.idleTimeout(), settings.pingInterval(), this.timers)
+				: new OpenSessions(null, Duration.ZERO, this.timers);
 		this.engine = newEngine();
 		// endpoints added from now on are deployed at once (there is no start in a servlet context)
 		doneDeployment();

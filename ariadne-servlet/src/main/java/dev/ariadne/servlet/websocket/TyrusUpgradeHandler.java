@@ -73,6 +73,11 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private volatile Connection connection;
 
+	private volatile ConnectionWriter writer;
+
+	/** When the server last pinged the session ({@link System#nanoTime}); the timer's thread only. */
+	private long lastPing;
+
 	private final AtomicBoolean ended = new AtomicBoolean();
 
 	/** Whether the connection was closed; it may close after the session ended ({@link #end}). */
@@ -115,8 +120,8 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 			this.in.setReadListener(this);
 			this.onOpen.accept(this);
 			// the endpoint's onOpen runs here: it may send, and may close the session
-			this.connection = this.upgrade.createConnection(
-					new ConnectionWriter(webConnection.getOutputStream(), this), (reason) -> end());
+			this.writer = new ConnectionWriter(webConnection.getOutputStream(), this);
+			this.connection = this.upgrade.createConnection(this.writer, (reason) -> end());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -204,6 +209,20 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	/** Closes the session because it was quiet for the container's idle timeout: with 1001. */
 	void idleTimeout() {
 		closeWith(IDLE);
+	}
+
+	/**
+	 * Pings the session if it has been quiet, pings aside, for the interval
+	 * ({@code websocket.ping-interval}); the timer's thread, as for the idle timeout's close.
+	 * @param now the time, as {@link System#nanoTime}
+	 * @param intervalNanos the interval
+	 */
+	void pingIfQuiet(long now, long intervalNanos) {
+		ConnectionWriter writer = this.writer;
+		if (writer != null && !this.ended.get() && now - Math.max(this.lastActive, this.lastPing) > intervalNanos) {
+			this.lastPing = now;
+			writer.ping();
+		}
 	}
 
 	/** Tyrus closed its side of the connection: the session ends. */
