@@ -29,8 +29,11 @@ import org.glassfish.tyrus.spi.WebSocketEngine.UpgradeInfo;
  * alone: Tyrus's own would look the endpoint up among those deployed and find none.
  *
  * <p>Its default message size limits start at {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes (Tyrus's
- * are unbounded); a frame over them is refused with 1009 ({@link FrameGuard}), and Tyrus's
- * frame buffer follows them.
+ * are unbounded), or the server's {@code websocket.max-message-size}; a frame over them, or over
+ * {@code websocket.max-frame-size}, is refused with 1009 ({@link FrameGuard}), and Tyrus's frame
+ * buffer follows them. Limits the application sets ({@code setDefaultMaxTextMessageBufferSize},
+ * as Spring's {@code ServletServerContainerFactoryBean} does) replace both settings: a message
+ * the application allows may come in one frame, as on Tomcat.
  */
 final class ServletServerContainer extends TyrusServerContainer {
 
@@ -48,8 +51,15 @@ final class ServletServerContainer extends TyrusServerContainer {
 
 	private final OpenSessions sessions;
 
-	/** The largest data frame a client may send, whatever the message limits. */
+	/** The largest data frame a client may send while the application leaves the limits to the settings. */
 	private final long maxFrameSize;
+
+	/**
+	 * Whether the application set the default message limits itself (Spring's
+	 * {@code ServletServerContainerFactoryBean}): they then bound a frame too, as Tomcat's do, and
+	 * {@code websocket.max-frame-size} no longer applies.
+	 */
+	private volatile boolean limitsOfTheApplication;
 
 	/**
 	 * Creates the container of a servlet context.
@@ -112,6 +122,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	@Override
 	@SuppressWarnings("deprecation")
 	public void setDefaultMaxTextMessageBufferSize(int max) {
+		this.limitsOfTheApplication = true;
 		super.setDefaultMaxTextMessageBufferSize(max);
 		this.engine.setIncomingBufferSize(frameBufferSize());
 	}
@@ -119,6 +130,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	@Override
 	@SuppressWarnings("deprecation")
 	public void setDefaultMaxBinaryMessageBufferSize(int max) {
+		this.limitsOfTheApplication = true;
 		super.setDefaultMaxBinaryMessageBufferSize(max);
 		this.engine.setIncomingBufferSize(frameBufferSize());
 	}
@@ -163,7 +175,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	 */
 	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request, WebSocketTally tally) {
 		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize(),
-				this.maxFrameSize);
+				this.limitsOfTheApplication ? Long.MAX_VALUE : this.maxFrameSize);
 		HttpSession session = (request.getUserPrincipal() != null) ? request.getSession(false) : null;
 		handler.prepare(upgrade, guard, tally, this.timers, (opened) -> this.sessions.opened(opened, session),
 				(ended) -> this.sessions.ended(ended, session));
