@@ -2,7 +2,7 @@ package dev.ariadne.servlet.websocket;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import jakarta.servlet.ServletOutputStream;
 
@@ -25,8 +25,11 @@ final class ConnectionWriter extends Writer {
 
 	private final TyrusUpgradeHandler session;
 
-	/** Held while a frame is written: frames of several threads go out whole, one after the other. */
-	private final ReentrantLock lock = new ReentrantLock();
+	private static final AtomicIntegerFieldUpdater<ConnectionWriter> WRITING = AtomicIntegerFieldUpdater
+		.newUpdater(ConnectionWriter.class, "writing");
+
+	/** Frames being written or waiting to: a field and a static updater, no object per session. */
+	private volatile int writing;
 
 	ConnectionWriter(ServletOutputStream out, TyrusUpgradeHandler session) {
 		this.out = out;
@@ -37,9 +40,9 @@ final class ConnectionWriter extends Writer {
 	public void write(ByteBuffer buffer, CompletionHandler<ByteBuffer> completionHandler) {
 		// Tyrus writes one whole frame per call
 		byte first = buffer.hasRemaining() ? buffer.get(buffer.position()) : 0;
+		WRITING.incrementAndGet(this);
 		try {
-			this.lock.lock();
-			try {
+			synchronized (this) {
 				if (buffer.hasArray()) {
 					this.out.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
 				}
@@ -49,15 +52,15 @@ final class ConnectionWriter extends Writer {
 					this.out.write(copy);
 				}
 			}
-			finally {
-				this.lock.unlock();
-			}
 		}
 		catch (IOException | RuntimeException ex) {
 			if (completionHandler != null) {
 				completionHandler.failed(ex);
 			}
 			return;
+		}
+		finally {
+			WRITING.decrementAndGet(this);
 		}
 		this.session.wrote(first);
 		if (completionHandler != null) {
@@ -72,17 +75,16 @@ final class ConnectionWriter extends Writer {
 	 * The client's pong reaches Tyrus, which gives it to the endpoint's pong handler, if any.
 	 */
 	void ping() {
-		if (!this.lock.tryLock()) {
+		if (this.writing != 0) {
 			return;
 		}
 		try {
-			this.out.write(PING);
+			synchronized (this) {
+				this.out.write(PING);
+			}
 		}
 		catch (IOException | RuntimeException ex) {
 			// the connection is gone: the reader finds out and ends the session
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 

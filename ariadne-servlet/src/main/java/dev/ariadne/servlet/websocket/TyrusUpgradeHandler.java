@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 
 import jakarta.servlet.ReadListener;
@@ -52,6 +52,12 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private static final CloseReason GOING_AWAY = new CloseReason(CloseCodes.GOING_AWAY, "The server is stopping");
 
+	private static final AtomicIntegerFieldUpdater<TyrusUpgradeHandler> ENDED = AtomicIntegerFieldUpdater
+		.newUpdater(TyrusUpgradeHandler.class, "ended");
+
+	private static final AtomicIntegerFieldUpdater<TyrusUpgradeHandler> CLOSED = AtomicIntegerFieldUpdater
+		.newUpdater(TyrusUpgradeHandler.class, "closed");
+
 	private static final CloseReason IDLE = new CloseReason(CloseCodes.GOING_AWAY, "Idle timeout");
 
 	private UpgradeInfo upgrade;
@@ -78,10 +84,11 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	/** When the server last pinged the session ({@link System#nanoTime}); the timer's thread only. */
 	private long lastPing;
 
-	private final AtomicBoolean ended = new AtomicBoolean();
+	/** 1 once the session ended; a field and a static updater, no object per session. */
+	private volatile int ended;
 
 	/** Whether the connection was closed; it may close after the session ended ({@link #end}). */
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private volatile int closed;
 
 	private volatile ScheduledFuture<?> drainTimeout;
 
@@ -137,7 +144,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		Connection connection = this.connection;
 		ServletInputStream in = this.in;
 		try {
-			while (!this.closed.get() && in.isReady()) {
+			while (this.closed == 0 && in.isReady()) {
 				// what was fetched from the connection, at most the container's input buffer:
 				// Tyrus copies what it keeps, so nothing stays allocated for an idle session
 				byte[] bytes = new byte[Math.max(in.available(), 1)];
@@ -149,7 +156,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 					continue;
 				}
 				int accepted = this.guard.accept(bytes, 0, count);
-				if (this.ended.get()) {
+				if (this.ended != 0) {
 					// the server closed first: dropped until the client's close frame
 					if (this.guard.closeSeen()) {
 						closeConnection();
@@ -219,7 +226,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	 */
 	void pingIfQuiet(long now, long intervalNanos) {
 		ConnectionWriter writer = this.writer;
-		if (writer != null && !this.ended.get() && now - Math.max(this.lastActive, this.lastPing) > intervalNanos) {
+		if (writer != null && this.ended == 0 && now - Math.max(this.lastActive, this.lastPing) > intervalNanos) {
 			this.lastPing = now;
 			writer.ping();
 		}
@@ -253,7 +260,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private void closeWith(CloseReason reason) {
 		Connection connection = this.connection;
-		if (connection != null && !this.ended.get()) {
+		if (connection != null && this.ended == 0) {
 			connection.close(reason);
 			end();
 		}
@@ -262,7 +269,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	/** Tells the session, if still open, that it ended without a closing handshake; then closes. */
 	private void closeAbnormally(CloseReason reason) {
 		Connection connection = this.connection;
-		if (connection != null && !this.ended.get()) {
+		if (connection != null && this.ended == 0) {
 			// an open session reports 1006 to its endpoint; Tyrus never puts 1006 on the wire
 			connection.close(reason);
 		}
@@ -298,7 +305,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	/** Ends the session, once: returns whether this call did. */
 	private boolean endSession() {
-		if (!this.ended.compareAndSet(false, true)) {
+		if (!ENDED.compareAndSet(this, 0, 1)) {
 			return false;
 		}
 		this.tally.end();
@@ -310,7 +317,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	}
 
 	private void closeConnection() {
-		if (!this.closed.compareAndSet(false, true)) {
+		if (!CLOSED.compareAndSet(this, 0, 1)) {
 			return;
 		}
 		ScheduledFuture<?> drainTimeout = this.drainTimeout;
