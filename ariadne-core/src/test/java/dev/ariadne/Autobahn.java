@@ -80,7 +80,7 @@ public final class Autobahn {
 	/**
 	 * Runs {@link #CASES} against each agent's echo, one agent after the other, and asserts that
 	 * every case ran and none failed (a behavior or a close behavior FAILED, or a wrong close
-	 * code). Each echo first answers one message of a client of the JDK's: the suite gives its
+	 * code), nor found invalid UTF-8 late (a fail-fast case 6.4.x NON-STRICT). Each echo first answers one message of a client of the JDK's: the suite gives its
 	 * first case a second, which a cold server on a loaded machine may miss while it loads its
 	 * WebSocket classes.
 	 * @param agents the name of each server and the {@code ws} URI of its echo
@@ -145,8 +145,12 @@ public final class Autobahn {
 			if (cases == CASES) {
 				assertThat(results).as("cases run against %s (reports: %s)", agent, reports).hasSize(CASE_COUNT);
 			}
-			assertThat(results.entrySet()).as("failed cases on %s (reports: %s)", agent, reports)
-				.filteredOn((result) -> result.getValue().contains("FAILED") || result.getValue().contains("WRONG"))
+			// and no fail-fast case (6.4.x) NON-STRICT: both paths find invalid UTF-8 at its first
+			// byte, as Tomcat does; other cases may be NON-STRICT on a loaded machine (3.4: whether
+			// an echo beats the failure of a frame sent byte by byte)
+			assertThat(results.entrySet()).as("failed or late-UTF-8 cases on %s (reports: %s)", agent, reports)
+				.filteredOn((result) -> result.getValue().contains("FAILED") || result.getValue().contains("WRONG")
+						|| (result.getKey().startsWith("6.4.") && result.getValue().contains("NON-STRICT")))
 				.isEmpty();
 		}
 	}

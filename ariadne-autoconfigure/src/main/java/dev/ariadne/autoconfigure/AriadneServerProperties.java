@@ -1902,8 +1902,9 @@ public class AriadneServerProperties {
 	}
 
 	/**
-	 * WebSocket settings, for the sessions that routes open (WebSocketHandler) and those of a WebFlux
-	 * application's WebSocketHandlers on the native adapter.
+	 * WebSocket settings, for the sessions that routes open (WebSocketHandler), those of a WebFlux
+	 * application's WebSocketHandlers on the native adapter, and a Spring MVC application's Jakarta
+	 * WebSocket sessions (Tyrus's engine), except where a setting says otherwise.
 	 */
 	public static class WebSocket {
 
@@ -1921,7 +1922,8 @@ public class AriadneServerProperties {
 
 		/**
 		 * Largest message a client may send, once decompressed; a larger one closes the session with
-		 * 1009.
+		 * 1009. For Jakarta WebSocket sessions, the container's default limit, which the
+		 * application's ServletServerContainerFactoryBean may replace.
 		 */
 		private DataSize maxMessageSize = DataSize.ofKilobytes(64);
 
@@ -1938,7 +1940,8 @@ public class AriadneServerProperties {
 
 		/**
 		 * Whether the server agrees to compress messages (permessage-deflate, RFC 7692) when a
-		 * client offers it.
+		 * client offers it. Routes' and WebFlux sessions only: Jakarta WebSocket sessions (Spring
+		 * MVC) are never compressed, as Tyrus's engine installs no extension.
 		 */
 		private boolean permessageDeflate = true;
 

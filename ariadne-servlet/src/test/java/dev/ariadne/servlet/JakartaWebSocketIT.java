@@ -5,7 +5,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
@@ -14,6 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.ariadne.JdkWebSocket;
+import dev.ariadne.WsRaw;
 import jakarta.servlet.Filter;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
@@ -55,8 +58,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * servlet upgrade) in every model, driven by the JDK's {@code java.net.http.WebSocket}: an
  * annotated endpoint with path parameters, encoders and decoders, a programmatic one answering
  * through the async and the basic remote, {@code upgradeHttpToWebSocket} from a servlet for an
- * endpoint that is not deployed, close codes both ways, and messages over the 64 KiB default
- * limit refused with 1009, in one frame of 16 MB or in fragments.
+ * endpoint that is not deployed, close codes both ways, messages over the 64 KiB default
+ * limit refused with 1009, in one frame of 16 MB or in fragments, and text that is not UTF-8
+ * refused with 1007 at its first invalid byte (a raw client).
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(IoModel.class)
@@ -215,6 +219,40 @@ class JakartaWebSocketIT {
 			assertThat(client.closeCode()).isEqualTo(1009);
 			assertThat(serverCloses.poll(20, TimeUnit.SECONDS)).startsWith("rooms 1009 ");
 		}
+	}
+
+	@Test
+	void refusesTextThatIsNotUtf8AtItsFirstInvalidByte() throws Exception {
+		byte[] text = utf8("fine so far \u20ac, then ", new byte[] { (byte) 0xf4, (byte) 0x90 }, "and more");
+		int invalid = text.length - "and more".length() - 1;
+		try (WsRaw raw = WsRaw.connect(this.server.port(), "/echo")) {
+			assertThat(raw.head).startsWith("HTTP/1.1 101");
+			// one frame, stopped just after its first invalid byte (U+10FFFF is the last code point)
+			byte[] frame = WsRaw.frame(0x1, true, text, true);
+			raw.write(frame, 0, frame.length - text.length + invalid + 1);
+			assertThat(raw.readClose().closeCode()).isEqualTo(1007);
+		}
+		assertThat(serverCloses.poll(20, TimeUnit.SECONDS)).startsWith("echo 1007 ");
+		try (WsRaw raw = WsRaw.connect(this.server.port(), "/echo")) {
+			// a fragment that ends inside a sequence, then one that breaks it; the message never ends
+			raw.send(0x1, false, utf8("euro: ", new byte[] { (byte) 0xe2, (byte) 0x82 }, ""), true);
+			raw.send(0x0, false, new byte[] { 'A' }, true);
+			assertThat(raw.readClose().closeCode()).isEqualTo(1007);
+		}
+		assertThat(serverCloses.poll(20, TimeUnit.SECONDS)).startsWith("echo 1007 ");
+		try (JdkWebSocket client = JdkWebSocket.open(uri("/echo"))) {
+			assertThat(client.send("still served: \u20ac \ud83d\ude00").nextText())
+				.isEqualTo("echo:still served: \u20ac \ud83d\ude00");
+		}
+	}
+
+	private static byte[] utf8(String before, byte[] middle, String after) {
+		byte[] head = before.getBytes(StandardCharsets.UTF_8);
+		byte[] tail = after.getBytes(StandardCharsets.UTF_8);
+		byte[] bytes = Arrays.copyOf(head, head.length + middle.length + tail.length);
+		System.arraycopy(middle, 0, bytes, head.length, middle.length);
+		System.arraycopy(tail, 0, bytes, head.length + middle.length, tail.length);
+		return bytes;
 	}
 
 	@Test

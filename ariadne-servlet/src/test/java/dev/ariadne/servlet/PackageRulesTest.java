@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The package rule of STYLE.md for {@code dev.ariadne.servlet}: the core's API ({@code http},
  * {@code server}, {@code server.stats}), {@code jakarta.servlet} and the JDK; never Spring,
  * Micrometer, or a core model package. Jakarta WebSocket and Tyrus, optional dependencies, only
- * in {@code dev.ariadne.servlet.websocket}, which the container itself never imports.
+ * in {@code dev.ariadne.servlet.websocket}, which the container itself never imports, and which
+ * may also use the core's WebSocket codec ({@code dev.ariadne.websocket}).
  */
 class PackageRulesTest {
 
@@ -26,7 +27,9 @@ class PackageRulesTest {
 	private static final List<String> ALLOWED = List.of("java.", "javax.net.ssl", "jakarta.servlet", "dev.ariadne.servlet",
 			"dev.ariadne.http", "dev.ariadne.server.stats");
 
-	private static final List<String> WEBSOCKET_ONLY = List.of("jakarta.websocket", "org.glassfish.tyrus");
+	/** Beside the API, the WebSocket package may use the core's WebSocket codec (no sockets, no threads). */
+	private static final List<String> WEBSOCKET_ONLY = List.of("jakarta.websocket", "org.glassfish.tyrus",
+			"dev.ariadne.websocket");
 
 	private static final Path WEBSOCKET = Path.of("src/main/java/dev/ariadne/servlet/websocket");
 

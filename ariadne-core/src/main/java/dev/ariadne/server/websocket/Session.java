@@ -167,9 +167,9 @@ final class Session implements WebSocketSession {
 		return SessionOutput.DONE;
 	}
 
-	/** The client's close frame arrived: answered with its code, then the session ends; the reader's thread. */
+	/** The client's close frame arrived: answered with its code and reason, then the session ends; the reader's thread. */
 	void closeReceived(int code, String reason) {
-		this.output.closeReceived(code);
+		this.output.closeReceived(code, reason);
 		end(code, reason, null);
 	}
 

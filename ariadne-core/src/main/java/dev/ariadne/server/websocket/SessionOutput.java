@@ -260,12 +260,15 @@ final class SessionOutput {
 		}
 	}
 
-	/** The client's close frame arrived: answered with its code unless the server's went first. */
-	void closeReceived(int code) {
+	/**
+	 * The client's close frame arrived: answered with its code and reason unless the server's
+	 * went first (RFC 6455 §5.5.1; Tomcat, Jetty and Reactor Netty echo both).
+	 */
+	void closeReceived(int code, String reason) {
 		synchronized (this.lock) {
 			int answer = this.handshake.received(code);
 			if (answer != -1 && !this.closed) {
-				writeClose(answer, "");
+				writeClose(answer, reason);
 				this.closeSent = true;
 			}
 		}

@@ -1,15 +1,23 @@
 package dev.ariadne.servlet.websocket;
 
+import dev.ariadne.websocket.MaskedUtf8Validator;
+
 /**
- * Watches the frame headers of a client's bytes on their way to Tyrus and finds the first data
- * frame longer than the message size limit, from its header, before its payload arrives.
+ * Watches a client's frames on their way to Tyrus and finds, before Tyrus does, the first data
+ * frame over the size limits, from its header, and the first byte of text that is not UTF-8, as
+ * it arrives.
  *
  * <p>Tyrus holds a whole frame before it reads it, and applies the session's message size limit
  * only to a message sent in several frames: a message of one frame over the limit would be held
- * up to Tyrus's buffer and then fail the connection with 1011. This guard refuses it with 1009
- * (RFC 6455 §7.4.1, too big) at its header instead, as Tomcat and Jetty do, whatever its size.
- * It reads only headers: the payload is skipped, never copied, unmasked or checked; everything
- * else (masking, opcodes, control frames, UTF-8) stays Tyrus's to judge. It also tells when the
+ * up to Tyrus's buffer and then fail the connection with 1011. This guard refuses a frame longer
+ * than the message limit or than {@code websocket.max-frame-size} with 1009 (RFC 6455 §7.4.1,
+ * too big) at its header instead, as Tomcat and Jetty do, whatever its size. Tyrus also checks
+ * UTF-8 only once a frame is whole, so invalid text in a frame sent in pieces, or at the end of
+ * a fragment, is found late (Autobahn's cases 6.4.2-4); the guard checks each piece of a text
+ * message's payload as it comes ({@link MaskedUtf8Validator}: unmasked in place, checked, masked
+ * again, so Tyrus gets the bytes as sent) and refuses the message with 1007 at its first invalid
+ * byte, as Tomcat and the core's routes do. Compressed messages (RSV1) and everything else
+ * (opcodes, control frames, close reasons) stay Tyrus's to judge. It also tells when the
  * client's close frame went by ({@link #closeSeen}), so that a connection whose server closed
  * first reads until the closing handshake is over, and how many whole messages went by
  * ({@link #messagesEnded}), for the listener's count of messages received.
@@ -17,6 +25,12 @@ package dev.ariadne.servlet.websocket;
  * <p>One per connection; called by one thread at a time (the reader's callbacks).
  */
 final class FrameGuard {
+
+	/** The close code of a frame over a size limit (too big). */
+	static final int TOO_BIG = 1009;
+
+	/** The close code of text that is not UTF-8 (invalid payload). */
+	static final int NOT_UTF8 = 1007;
 
 	private static final int CONTINUATION = 0x0;
 
@@ -33,15 +47,29 @@ final class FrameGuard {
 
 	private final long maxBinary;
 
+	private final long maxFrame;
+
 	private final byte[] header = new byte[MAX_HEADER];
 
 	private int headerLength;
 
-	/** Payload bytes of the current frame still to skip. */
+	/** The current frame's payload length. */
+	private long payloadLength;
+
+	/** Payload bytes of the current frame still to go by. */
 	private long payloadLeft;
+
+	/** The current frame's masking key. */
+	private int maskKey;
+
+	/** Whether the current frame's payload is text to check. */
+	private boolean checkText;
 
 	/** The opcode of the message in progress (text or binary), for its continuation frames. */
 	private int messageType = TEXT;
+
+	/** Whether the message in progress is compressed (RSV1 on its first frame). */
+	private boolean compressed;
 
 	/** Whether the header of a close frame went by. */
 	private boolean closeSeen;
@@ -52,56 +80,93 @@ final class FrameGuard {
 	/** The messages whose last frame went by since {@link #messagesEnded()} last answered. */
 	private int messagesEnded;
 
+	/** Made at the first text frame: a session that sends none holds none. */
+	private MaskedUtf8Validator utf8;
+
+	/** Where in the bytes of the current call the current frame began (its header). */
+	private int frameStart;
+
+	/** The close code of the first frame refused, 0 while none is. */
+	private int refusal;
+
+	/** How many bytes of the current call went before the refused frame. */
+	private int accepted;
+
 	/**
 	 * Creates a guard.
 	 * @param maxText the largest text frame accepted, in bytes
 	 * @param maxBinary the largest binary frame accepted, in bytes
+	 * @param maxFrame the largest data frame accepted whatever its message, in bytes
 	 */
-	FrameGuard(long maxText, long maxBinary) {
+	FrameGuard(long maxText, long maxBinary, long maxFrame) {
 		this.maxText = maxText;
 		this.maxBinary = maxBinary;
+		this.maxFrame = maxFrame;
 	}
 
 	/**
 	 * Follows the frames through bytes the client sent, in order.
-	 * @param bytes the bytes
+	 * @param bytes the bytes, masked as sent; checking text unmasks them in place and masks them
+	 * again before it returns
 	 * @param offset where they start
 	 * @param length how many
-	 * @return whether every frame header in the bytes is within the limits; once false, the
-	 * connection is to be closed with 1009 (the guard goes on following the frames, past the
-	 * refused one, for {@link #closeSeen})
+	 * @return how many of the bytes, from {@code offset}, come before the first frame refused in
+	 * them: {@code length} while every frame is within the limits; once a frame is refused
+	 * ({@link #refusal}), the connection is to be closed with its code, and the guard goes on
+	 * following the frames, unchecked, for {@link #closeSeen}
 	 */
-	boolean accept(byte[] bytes, int offset, int length) {
-		boolean accepted = true;
+	int accept(byte[] bytes, int offset, int length) {
+		boolean refusedBefore = this.refusal != 0;
+		this.accepted = length;
+		this.frameStart = offset;
 		int position = offset;
 		int end = offset + length;
 		while (position < end) {
 			if (this.payloadLeft > 0) {
-				int skipped = (int) Math.min(this.payloadLeft, end - position);
-				this.payloadLeft -= skipped;
-				position += skipped;
+				int count = (int) Math.min(this.payloadLeft, end - position);
+				if (this.checkText && !this.utf8.check(bytes, position, position + count, this.maskKey,
+						this.payloadLength - this.payloadLeft)) {
+					refuse(NOT_UTF8, offset);
+				}
+				this.payloadLeft -= count;
+				position += count;
 				if (this.payloadLeft == 0) {
-					frameEnded();
+					frameEnded(offset);
 				}
 				continue;
+			}
+			if (this.headerLength == 0) {
+				this.frameStart = position;
 			}
 			this.header[this.headerLength++] = bytes[position++];
 			int needed = headerSize();
 			if (this.headerLength < needed) {
 				continue;
 			}
-			accepted &= frame();
+			if (!frame(needed)) {
+				refuse(TOO_BIG, offset);
+			}
 			this.headerLength = 0;
 			if (this.payloadLeft == 0) {
-				frameEnded();
+				frameEnded(offset);
 			}
 		}
-		return accepted;
+		return refusedBefore ? 0 : this.accepted;
+	}
+
+	/**
+	 * Returns why the guard refused the client's frames.
+	 * @return 0 while it refused none, else the close code of the first refused:
+	 * {@value #TOO_BIG} (too big) or {@value #NOT_UTF8} (text not UTF-8)
+	 */
+	int refusal() {
+		return this.refusal;
 	}
 
 	/**
 	 * Returns how many whole messages (text or binary, however many frames each took) went by
-	 * since the last call, for the listener's count of messages received.
+	 * since the last call, for the listener's count of messages received; none from the refused
+	 * frame on.
 	 * @return the count
 	 */
 	int messagesEnded() {
@@ -129,50 +194,92 @@ final class FrameGuard {
 		return size + ((length == 126) ? 2 : (length == 127) ? 8 : 0);
 	}
 
-	/** A whole header was read: checks the frame and sets its payload to skip. */
-	private boolean frame() {
+	/** A whole header of {@code size} bytes was read: checks the frame and sets its payload to follow. */
+	private boolean frame(int size) {
 		int opcode = this.header[0] & 0x0F;
-		int length = this.header[1] & 0x7F;
-		long payload;
-		if (length == 126) {
-			payload = ((this.header[2] & 0xFF) << 8) | (this.header[3] & 0xFF);
-		}
-		else if (length == 127) {
-			payload = 0;
-			for (int i = 2; i < 10; i++) {
-				payload = (payload << 8) | (this.header[i] & 0xFF);
-			}
-			if (payload < 0) {
-				// the top bit set (RFC 6455 §5.2 forbids it): too big for any limit, and no frame
-				// boundary can follow from it
-				this.payloadLeft = Long.MAX_VALUE;
-				return false;
-			}
-		}
-		else {
-			payload = length;
-		}
+		long payload = payloadLength();
+		this.payloadLength = payload;
 		this.payloadLeft = payload;
+		this.checkText = false;
+		if (payload < 0) {
+			// the top bit set (RFC 6455 §5.2 forbids it): too big for any limit, and no frame
+			// boundary can follow from it
+			this.payloadLeft = Long.MAX_VALUE;
+			return false;
+		}
 		if (opcode == CLOSE) {
 			this.closeSeen = true;
 		}
 		if (opcode == TEXT || opcode == BINARY) {
 			this.messageType = opcode;
+			this.compressed = (this.header[0] & 0x40) != 0;
 		}
-		if (opcode == TEXT || opcode == BINARY || opcode == CONTINUATION) {
-			long limit = (this.messageType == BINARY) ? this.maxBinary : this.maxText;
-			boolean within = payload <= limit;
-			this.lastOfMessage = within && (this.header[0] & 0x80) != 0;
-			return within;
+		if (opcode != TEXT && opcode != BINARY && opcode != CONTINUATION) {
+			return true;
 		}
-		return true;
+		long limit = (this.messageType == BINARY) ? this.maxBinary : this.maxText;
+		boolean within = payload <= limit && payload <= this.maxFrame;
+		this.lastOfMessage = within && (this.header[0] & 0x80) != 0;
+		boolean masked = (this.header[1] & 0x80) != 0;
+		if (within && masked && this.refusal == 0 && this.messageType == TEXT && !this.compressed) {
+			startText(opcode == TEXT, size);
+		}
+		return within;
+	}
+
+	private long payloadLength() {
+		int length = this.header[1] & 0x7F;
+		if (length == 126) {
+			return ((this.header[2] & 0xFF) << 8) | (this.header[3] & 0xFF);
+		}
+		if (length == 127) {
+			long payload = 0;
+			for (int i = 2; i < 10; i++) {
+				payload = (payload << 8) | (this.header[i] & 0xFF);
+			}
+			return payload;
+		}
+		return length;
+	}
+
+	/** A frame of a text message starts: its payload is checked as it goes by. */
+	private void startText(boolean first, int headerSize) {
+		if (this.utf8 == null) {
+			this.utf8 = new MaskedUtf8Validator();
+		}
+		else if (first) {
+			this.utf8.reset();
+		}
+		int key = 0;
+		for (int i = headerSize - 4; i < headerSize; i++) {
+			key = (key << 8) | (this.header[i] & 0xFF);
+		}
+		this.maskKey = key;
+		this.checkText = true;
 	}
 
 	/** The current frame's payload went by. */
-	private void frameEnded() {
+	private void frameEnded(int offset) {
+		if (this.checkText && this.lastOfMessage && !this.utf8.isComplete()) {
+			// the message ends inside a UTF-8 sequence
+			refuse(NOT_UTF8, offset);
+		}
+		this.checkText = false;
 		if (this.lastOfMessage) {
 			this.lastOfMessage = false;
-			this.messagesEnded++;
+			if (this.refusal == 0) {
+				this.messagesEnded++;
+			}
+		}
+	}
+
+	/** Refuses the current frame, unless one was refused already. */
+	private void refuse(int code, int offset) {
+		if (this.refusal == 0) {
+			this.refusal = code;
+			this.accepted = this.frameStart - offset;
+			this.checkText = false;
+			this.lastOfMessage = false;
 		}
 	}
 

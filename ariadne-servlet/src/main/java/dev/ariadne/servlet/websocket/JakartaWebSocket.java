@@ -53,8 +53,11 @@ public final class JakartaWebSocket implements ServletStartup {
 	 * them: {@code websocket.max-message-size} is the container's default message size limit
 	 * (an application's {@code setDefaultMaxTextMessageBufferSize} and
 	 * {@code setDefaultMaxBinaryMessageBufferSize} change it, as Spring's
-	 * {@code ServletServerContainerFactoryBean} does), a session quiet for
-	 * {@code websocket.idle-timeout} is closed with 1001. The session limit is the listener's: a
+	 * {@code ServletServerContainerFactoryBean} does, and then bound a frame too), a frame over
+	 * {@code websocket.max-frame-size} is refused with 1009 while the application leaves those
+	 * limits alone, a session quiet for {@code websocket.ping-interval} is pinged, and one quiet
+	 * for {@code websocket.idle-timeout} is closed with 1001. {@code websocket.permessage-deflate}
+	 * does not apply: Tyrus's engine compresses nothing. The session limit is the listener's: a
 	 * handshake over its {@code websocket.max-sessions} (its routes' sessions included) is
 	 * answered 503 and counted.
 	 * @param settings the settings

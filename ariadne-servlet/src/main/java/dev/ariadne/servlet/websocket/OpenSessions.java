@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 import jakarta.servlet.http.HttpSession;
 
 /**
- * The open sessions of a container: the idle timeout that closes a quiet one with 1001, the 1001
+ * The open sessions of a container: the idle timeout that closes a quiet one with 1001, the pings
+ * of {@code websocket.ping-interval}, the 1001
  * of a server that goes away, and the 1008 of a session whose HTTP session ended. A session is
  * here from its connection's {@code init}; its place against the session limit, and its count in
  * the statistics, are the listener's, taken at its handshake ({@code ListenerWebSockets}).
@@ -26,6 +27,8 @@ final class OpenSessions {
 	private static final Logger logger = System.getLogger(OpenSessions.class.getName());
 
 	private final long idleTimeoutNanos;
+
+	private final long pingIntervalNanos;
 
 	private final ScheduledExecutorService timer;
 
@@ -42,10 +45,13 @@ final class OpenSessions {
 	 * Creates the sessions of a container.
 	 * @param idleTimeout how long a session may pass without reading or writing, {@code null} for
 	 * no timeout of the container's own
+	 * @param pingInterval how long a session may be quiet before the server pings it,
+	 * {@link Duration#ZERO} for no pings
 	 * @param timer the thread that sweeps for idle sessions
 	 */
-	OpenSessions(Duration idleTimeout, ScheduledExecutorService timer) {
+	OpenSessions(Duration idleTimeout, Duration pingInterval, ScheduledExecutorService timer) {
 		this.idleTimeoutNanos = (idleTimeout != null) ? idleTimeout.toNanos() : 0;
+		this.pingIntervalNanos = pingInterval.toNanos();
 		this.timer = timer;
 	}
 
@@ -59,7 +65,7 @@ final class OpenSessions {
 		if (session != null) {
 			this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(handler);
 		}
-		if (this.idleTimeoutNanos > 0) {
+		if (this.idleTimeoutNanos > 0 || this.pingIntervalNanos > 0) {
 			startSweeping();
 		}
 	}
@@ -108,25 +114,34 @@ final class OpenSessions {
 			if (this.sweeping) {
 				return;
 			}
-			// a quarter of the timeout, from 50 ms to 1 s, as the core's sessions sweep
+			// a quarter of the shorter of the timeout and the ping interval, from 50 ms to 1 s, as
+			// the core's sessions sweep
+			long shortest = (this.idleTimeoutNanos > 0 && this.pingIntervalNanos > 0)
+					? Math.min(this.idleTimeoutNanos, this.pingIntervalNanos)
+					: Math.max(this.idleTimeoutNanos, this.pingIntervalNanos);
 			long period = Math.max(TimeUnit.MILLISECONDS.toNanos(50),
-					Math.min(TimeUnit.SECONDS.toNanos(1), this.idleTimeoutNanos / 4));
+					Math.min(TimeUnit.SECONDS.toNanos(1), shortest / 4));
 			this.timer.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.NANOSECONDS);
 			this.sweeping = true;
 		}
 	}
 
 	/**
-	 * Closes the sessions quiet for longer than the timeout. The close frame is written here, as
-	 * Tyrus's own idle timeout writes it on this thread: a session quiet that long has sent
-	 * nothing for as long, and a client that takes nothing is cut by the server's write timeout.
+	 * Closes the sessions quiet for longer than the timeout, and pings those quiet for the ping
+	 * interval. The close frame is written here, as Tyrus's own idle timeout writes it on this
+	 * thread: a session quiet that long has sent nothing for as long, and a client that takes
+	 * nothing is cut by the server's write timeout. A ping is skipped while another frame of the
+	 * session is being written.
 	 */
 	private void sweep() {
 		long now = System.nanoTime();
 		for (TyrusUpgradeHandler handler : this.open) {
 			try {
-				if (now - handler.lastActive() > this.idleTimeoutNanos) {
+				if (this.idleTimeoutNanos > 0 && now - handler.lastActive() > this.idleTimeoutNanos) {
 					handler.idleTimeout();
+				}
+				else if (this.pingIntervalNanos > 0) {
+					handler.pingIfQuiet(now, this.pingIntervalNanos);
 				}
 			}
 			catch (RuntimeException ex) {

@@ -1,6 +1,7 @@
 package dev.ariadne.servlet.websocket;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,8 +29,11 @@ import org.glassfish.tyrus.spi.WebSocketEngine.UpgradeInfo;
  * alone: Tyrus's own would look the endpoint up among those deployed and find none.
  *
  * <p>Its default message size limits start at {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes (Tyrus's
- * are unbounded); a frame over them is refused with 1009 ({@link FrameGuard}), and Tyrus's
- * frame buffer follows them.
+ * are unbounded), or the server's {@code websocket.max-message-size}; a frame over them, or over
+ * {@code websocket.max-frame-size}, is refused with 1009 ({@link FrameGuard}), and Tyrus's frame
+ * buffer follows them. Limits the application sets ({@code setDefaultMaxTextMessageBufferSize},
+ * as Spring's {@code ServletServerContainerFactoryBean} does) replace both settings: a message
+ * the application allows may come in one frame, as on Tomcat.
  */
 final class ServletServerContainer extends TyrusServerContainer {
 
@@ -47,13 +51,23 @@ final class ServletServerContainer extends TyrusServerContainer {
 
 	private final OpenSessions sessions;
 
+	/** The largest data frame a client may send while the application leaves the limits to the settings. */
+	private final long maxFrameSize;
+
+	/**
+	 * Whether the application set the default message limits itself (Spring's
+	 * {@code ServletServerContainerFactoryBean}): they then bound a frame too, as Tomcat's do, and
+	 * {@code websocket.max-frame-size} no longer applies.
+	 */
+	private volatile boolean limitsOfTheApplication;
+
 	/**
 	 * Creates the container of a servlet context.
 	 * @param contextPath the context's path
-	 * @param settings the server's {@code websocket.*} settings: the default message size limit
-	 * and the idle timeout; {@code null} for a message size limit of
-	 * {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes and no idle timeout (the session limit is the
-	 * listener's, taken at each handshake)
+	 * @param settings the server's {@code websocket.*} settings: the default message size limit,
+	 * the frame size limit, the idle timeout and the ping interval; {@code null} for a message
+	 * size limit of {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes, frames bounded by it alone, no
+	 * idle timeout and no pings (the session limit is the listener's, taken at each handshake)
 	 */
 	ServletServerContainer(String contextPath, WebSocketConfig settings) {
 		super((Set<Class<?>>) null);
@@ -61,7 +75,9 @@ final class ServletServerContainer extends TyrusServerContainer {
 		int maxMessageSize = (settings != null) ? settings.maxMessageSize() : DEFAULT_MAX_MESSAGE_SIZE;
 		super.setDefaultMaxTextMessageBufferSize(maxMessageSize);
 		super.setDefaultMaxBinaryMessageBufferSize(maxMessageSize);
-		this.sessions = new OpenSessions((settings != null) ? settings.idleTimeout() : null, this.timers);
+		this.maxFrameSize = (settings != null) ? settings.maxFrameSize() : Long.MAX_VALUE;
+		this.sessions = (settings != null) ? new OpenSessions(settings.idleTimeout(), settings.pingInterval(), this.timers)
+				: new OpenSessions(null, Duration.ZERO, this.timers);
 		this.engine = newEngine();
 		// endpoints added from now on are deployed at once (there is no start in a servlet context)
 		doneDeployment();
@@ -106,6 +122,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	@Override
 	@SuppressWarnings("deprecation")
 	public void setDefaultMaxTextMessageBufferSize(int max) {
+		this.limitsOfTheApplication = true;
 		super.setDefaultMaxTextMessageBufferSize(max);
 		this.engine.setIncomingBufferSize(frameBufferSize());
 	}
@@ -113,6 +130,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	@Override
 	@SuppressWarnings("deprecation")
 	public void setDefaultMaxBinaryMessageBufferSize(int max) {
+		this.limitsOfTheApplication = true;
 		super.setDefaultMaxBinaryMessageBufferSize(max);
 		this.engine.setIncomingBufferSize(frameBufferSize());
 	}
@@ -156,7 +174,8 @@ final class ServletServerContainer extends TyrusServerContainer {
 	 * @param tally the session's place among the listener's, where its messages are counted
 	 */
 	void opening(TyrusUpgradeHandler handler, UpgradeInfo upgrade, HttpServletRequest request, WebSocketTally tally) {
-		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize());
+		FrameGuard guard = new FrameGuard(getDefaultMaxTextMessageBufferSize(), getDefaultMaxBinaryMessageBufferSize(),
+				this.limitsOfTheApplication ? Long.MAX_VALUE : this.maxFrameSize);
 		HttpSession session = (request.getUserPrincipal() != null) ? request.getSession(false) : null;
 		handler.prepare(upgrade, guard, tally, this.timers, (opened) -> this.sessions.opened(opened, session),
 				(ended) -> this.sessions.ended(ended, session));

@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 
 import jakarta.servlet.ReadListener;
@@ -45,9 +45,18 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 			"The client closed the connection without a close frame");
 
 	private static final CloseReason TOO_BIG = new CloseReason(CloseCodes.TOO_BIG,
-			"A frame over the message size limit");
+			"A frame over the size limits");
+
+	private static final CloseReason NOT_UTF8 = new CloseReason(CloseCodes.NOT_CONSISTENT,
+			"Text message not valid UTF-8");
 
 	private static final CloseReason GOING_AWAY = new CloseReason(CloseCodes.GOING_AWAY, "The server is stopping");
+
+	private static final AtomicIntegerFieldUpdater<TyrusUpgradeHandler> ENDED = AtomicIntegerFieldUpdater
+		.newUpdater(TyrusUpgradeHandler.class, "ended");
+
+	private static final AtomicIntegerFieldUpdater<TyrusUpgradeHandler> CLOSED = AtomicIntegerFieldUpdater
+		.newUpdater(TyrusUpgradeHandler.class, "closed");
 
 	private static final CloseReason IDLE = new CloseReason(CloseCodes.GOING_AWAY, "Idle timeout");
 
@@ -70,10 +79,16 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private volatile Connection connection;
 
-	private final AtomicBoolean ended = new AtomicBoolean();
+	private volatile ConnectionWriter writer;
+
+	/** When the server last pinged the session ({@link System#nanoTime}); the timer's thread only. */
+	private long lastPing;
+
+	/** 1 once the session ended; a field and a static updater, no object per session. */
+	private volatile int ended;
 
 	/** Whether the connection was closed; it may close after the session ended ({@link #end}). */
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private volatile int closed;
 
 	private volatile ScheduledFuture<?> drainTimeout;
 
@@ -112,8 +127,8 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 			this.in.setReadListener(this);
 			this.onOpen.accept(this);
 			// the endpoint's onOpen runs here: it may send, and may close the session
-			this.connection = this.upgrade.createConnection(
-					new ConnectionWriter(webConnection.getOutputStream(), this), (reason) -> end());
+			this.writer = new ConnectionWriter(webConnection.getOutputStream(), this);
+			this.connection = this.upgrade.createConnection(this.writer, (reason) -> end());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -129,7 +144,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		Connection connection = this.connection;
 		ServletInputStream in = this.in;
 		try {
-			while (!this.closed.get() && in.isReady()) {
+			while (this.closed == 0 && in.isReady()) {
 				// what was fetched from the connection, at most the container's input buffer:
 				// Tyrus copies what it keeps, so nothing stays allocated for an idle session
 				byte[] bytes = new byte[Math.max(in.available(), 1)];
@@ -140,8 +155,8 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 				if (count == 0) {
 					continue;
 				}
-				boolean accepted = this.guard.accept(bytes, 0, count);
-				if (this.ended.get()) {
+				int accepted = this.guard.accept(bytes, 0, count);
+				if (this.ended != 0) {
 					// the server closed first: dropped until the client's close frame
 					if (this.guard.closeSeen()) {
 						closeConnection();
@@ -149,16 +164,17 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 					continue;
 				}
 				this.lastActive = System.nanoTime();
-				if (!accepted) {
-					connection.close(TOO_BIG);
-					end();
-					// the rest of the frame is dropped as it comes, until the client's close frame
-					continue;
-				}
 				for (int messages = this.guard.messagesEnded(); messages > 0; messages--) {
 					this.tally.received();
 				}
-				connection.getReadHandler().handle(ByteBuffer.wrap(bytes, 0, count));
+				if (accepted > 0) {
+					connection.getReadHandler().handle(ByteBuffer.wrap(bytes, 0, accepted));
+				}
+				if (accepted < count) {
+					connection.close((this.guard.refusal() == FrameGuard.NOT_UTF8) ? NOT_UTF8 : TOO_BIG);
+					end();
+					// the rest of the frame is dropped as it comes, until the client's close frame
+				}
 			}
 		}
 		catch (IOException ex) {
@@ -202,6 +218,20 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 		closeWith(IDLE);
 	}
 
+	/**
+	 * Pings the session if it has been quiet, pings aside, for the interval
+	 * ({@code websocket.ping-interval}); the timer's thread, as for the idle timeout's close.
+	 * @param now the time, as {@link System#nanoTime}
+	 * @param intervalNanos the interval
+	 */
+	void pingIfQuiet(long now, long intervalNanos) {
+		ConnectionWriter writer = this.writer;
+		if (writer != null && this.ended == 0 && now - Math.max(this.lastActive, this.lastPing) > intervalNanos) {
+			this.lastPing = now;
+			writer.ping();
+		}
+	}
+
 	/** Tyrus closed its side of the connection: the session ends. */
 	void closedByTyrus() {
 		end();
@@ -230,7 +260,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	private void closeWith(CloseReason reason) {
 		Connection connection = this.connection;
-		if (connection != null && !this.ended.get()) {
+		if (connection != null && this.ended == 0) {
 			connection.close(reason);
 			end();
 		}
@@ -239,7 +269,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	/** Tells the session, if still open, that it ended without a closing handshake; then closes. */
 	private void closeAbnormally(CloseReason reason) {
 		Connection connection = this.connection;
-		if (connection != null && !this.ended.get()) {
+		if (connection != null && this.ended == 0) {
 			// an open session reports 1006 to its endpoint; Tyrus never puts 1006 on the wire
 			connection.close(reason);
 		}
@@ -275,7 +305,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 
 	/** Ends the session, once: returns whether this call did. */
 	private boolean endSession() {
-		if (!this.ended.compareAndSet(false, true)) {
+		if (!ENDED.compareAndSet(this, 0, 1)) {
 			return false;
 		}
 		this.tally.end();
@@ -287,7 +317,7 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	}
 
 	private void closeConnection() {
-		if (!this.closed.compareAndSet(false, true)) {
+		if (!CLOSED.compareAndSet(this, 0, 1)) {
 			return;
 		}
 		ScheduledFuture<?> drainTimeout = this.drainTimeout;
