@@ -35,9 +35,7 @@ import dev.ariadne.server.tls.TlsChannel;
  * request is with a worker, the worker owns the protocol's input and output and reads the body
  * from the socket itself ({@link #read} with a deadline: a demand on the selector, then a park),
  * and the selector reads nothing else: pipelined requests are answered in order, and neither
- * they nor a body are buffered beyond the one input buffer. Only for a non-blocking reader of a
- * connection that switched protocols does the selector read what arrived into that reader's
- * buffer before it tells it ({@link Protocol#unparkInput}).
+ * they nor a body are buffered beyond the one input buffer.
  *
  * <p>On a TLS listener, reads and writes go through a {@link TlsChannel} over the socket: its
  * handshake runs on the selector as the connection reads, within the handshake timeout; the
@@ -97,8 +95,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 				context.budget(), this.stalls);
 		this.remote = (InetSocketAddress) channel.getRemoteAddress();
 		this.local = (InetSocketAddress) channel.getLocalAddress();
-		this.demand = new InputDemand(loop, this.io, this::watchReadable, () -> protocol().parkIdleInput(),
-				() -> protocol().phase() == Phase.CLOSED);
+		this.demand = new InputDemand(loop, this.io, this::watchReadable, () -> protocol().phase() == Phase.CLOSED);
 		this.input = new ChannelInput(this, loop, channel, this.tls, this.demand);
 		this.protocol = first.create(this);
 	}
@@ -308,12 +305,11 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	// ---- writing (selector thread)
 
-	/**
-	 * Watches for input a thread reading the body waits for; selector thread. The demand then
-	 * gives back the input buffer of an idle tunnel ({@link Protocol#parkIdleInput}).
-	 */
+	/** Watches for input a thread reading the body waits for; selector thread. */
 	private void watchReadable() {
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+		// an idle connection holds no input buffer, a tunnel's neither
+		this.protocol.parkIdleInput();
 	}
 
 	/** Watches the socket for writability: bytes wait in the write queue. */
@@ -353,7 +349,6 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	@Override
 	public void readAgain() {
-		this.demand.unwatch();
 		this.key.interestOps(SelectionKey.OP_READ);
 		// decrypted input may wait that the socket will not signal again
 		this.input.readTlsHeld();
@@ -363,7 +358,6 @@ final class ChannelWire implements Wire, TrackedConnection {
 	public void handOff(Protocol.Factory next, ByteBuffer unread) {
 		Protocol protocol = next.create(this);
 		this.protocol = protocol;
-		this.demand.unwatch();
 		protocol.takeOver(unread);
 		if (protocol.phase() == Phase.READING && this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
@@ -425,7 +419,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 		}
 		this.writes.close();
 		// a thread reading the body finds the channel closed
-		this.demand.closed();
+		this.demand.fire();
 		if (this.key != null) {
 			this.key.cancel();
 		}

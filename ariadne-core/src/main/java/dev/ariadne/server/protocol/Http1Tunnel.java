@@ -20,9 +20,8 @@ import dev.ariadne.http.RequestHead;
  * <p>One reader at a time, which owns the input buffer while it reads. Where the wire pools its
  * buffers (the event loop), an idle connection holds none, as a keep-alive connection holds none:
  * once a non-blocking reader found nothing and waits for the client, the wire's own thread gives
- * the empty buffer back ({@link #park}) and borrows one again when input arrives, and reads the
- * input into it before it tells the reader ({@link #unpark}), so that idle sessions do not hold
- * the buffer budget. The lock
+ * the empty buffer back ({@link #park}) and borrows one again when input arrives, before it tells
+ * the reader ({@link #unpark}), so that idle sessions do not hold the buffer budget. The lock
  * keeps the wire's thread from taking the buffer from a reader that uses it; the wire's thread
  * only tries it, never waits for it.
  */
@@ -50,13 +49,6 @@ final class Http1Tunnel {
 
 	/** Whether the connection closed: no buffer comes back after that. */
 	private volatile boolean closed;
-
-	/**
-	 * Whether the last non-blocking read found nothing in the connection, so that the readiness
-	 * check that follows it need not read again: the wire tells the reader of what came since.
-	 * Guarded by the lock.
-	 */
-	private boolean foundNothing;
 
 	Http1Tunnel(Http1Reader reader, RequestHead head) {
 		this.reader = reader;
@@ -159,9 +151,7 @@ final class Http1Tunnel {
 		}
 		this.lock.lock();
 		try {
-			int read = copy(advance(false), bytes, offset, length);
-			this.foundNothing = read == 0;
-			return read;
+			return copy(advance(false), bytes, offset, length);
 		}
 		finally {
 			this.lock.unlock();
@@ -182,14 +172,6 @@ final class Http1Tunnel {
 		}
 		this.lock.lock();
 		try {
-			if (this.foundNothing) {
-				// a read just found nothing: the reader asks to be told when more comes
-				this.foundNothing = false;
-				ByteBuffer in = this.reader.buffer();
-				if (in == null || !in.hasRemaining()) {
-					return false;
-				}
-			}
 			return advance(false) != 0;
 		}
 		catch (IOException ex) {
@@ -241,33 +223,23 @@ final class Http1Tunnel {
 	}
 
 	/**
-	 * Input arrived for a non-blocking reader that waits: borrows an input buffer again if the
-	 * reader gave its back, and reads what the connection has into it, so that the socket is
-	 * drained before the reader is told and does not signal the wire's thread again while the
-	 * reader works (what a failure, kept for the reader, or the end does likewise). The wire's
-	 * own thread, before it tells the reader.
-	 * @return false when no buffer fits the budget (the reader is not told yet); true otherwise
+	 * Borrows an input buffer again for a parked reader: input arrived. The wire's own thread,
+	 * before it tells the reader.
+	 * @return false when none fits the budget (the reader is not told yet); true otherwise
 	 */
 	boolean unpark() {
-		if (this.closed || !this.lock.tryLock()) {
-			// a reader that holds the lock finds no buffer, and waits for the client again, or
-			// reads for itself
+		if (!this.parked || !this.lock.tryLock()) {
+			// a reader that holds the lock finds no buffer, and waits for the client again
 			return true;
 		}
 		try {
-			if (this.parked) {
-				if (!this.reader.borrowBuffer()) {
-					return false;
-				}
-				this.parked = false;
+			if (!this.parked || this.closed) {
+				return true;
 			}
-			if (this.failure == null) {
-				advance(false);
+			if (!this.reader.borrowBuffer()) {
+				return false;
 			}
-			return true;
-		}
-		catch (IOException ex) {
-			this.failure = ex;
+			this.parked = false;
 			return true;
 		}
 		finally {
