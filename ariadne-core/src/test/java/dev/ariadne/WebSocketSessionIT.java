@@ -76,6 +76,7 @@ class WebSocketSessionIT {
 				})),
 				Route.get("/refused", WebSocketHandler.of((request) -> null)),
 				Route.get("/parts", WebSocketHandler.of((request) -> new Parts())),
+				Route.get("/utf8", WebSocketHandler.of((request) -> new Utf8Echo())),
 				Route.get("/plain", (request, response) -> response.send("plain")));
 		return this.server;
 	}
@@ -152,6 +153,17 @@ class WebSocketSessionIT {
 			String pieces = client.next();
 			assertThat(pieces).startsWith("text:pieces:");
 			assertThat(Integer.parseInt(pieces.substring("text:pieces:".length()))).isGreaterThanOrEqualTo(3);
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
+	void sendsTextFromUtf8BytesInPiecesThatSplitACharacter(IoModel model) throws Exception {
+		start(model, (ws) -> ws);
+		try (WsClient client = WsClient.connect(this.server, "/utf8")) {
+			assertThat(client.sendAndReceive("é€ and more")).isEqualTo("text:é€ and more");
+			String large = "€".repeat(20_000);
+			assertThat(client.sendAndReceive(large)).isEqualTo("text:" + large);
 		}
 	}
 
@@ -325,6 +337,22 @@ class WebSocketSessionIT {
 			int count = this.pieces;
 			this.pieces = 0;
 			return sent.thenCompose((done) -> session.sendText("pieces:" + count));
+		}
+
+	}
+
+	/**
+	 * Echoes text as its UTF-8 bytes, in two pieces, the first ending inside the message's first
+	 * character.
+	 */
+	private static final class Utf8Echo implements WebSocketListener {
+
+		@Override
+		public CompletionStage<?> onText(WebSocketSession session, String text) {
+			ByteBuffer utf8 = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+			ByteBuffer first = utf8.duplicate().limit(1);
+			utf8.position(1);
+			return session.sendText(first, false).thenCompose((sent) -> session.sendText(utf8, true));
 		}
 
 	}

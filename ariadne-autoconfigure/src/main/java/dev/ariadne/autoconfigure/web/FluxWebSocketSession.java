@@ -97,8 +97,9 @@ final class FluxWebSocketSession extends AbstractWebSocketSession<WebSocketSessi
 		DataBuffer payload = message.getPayload();
 		try {
 			return switch (message.getType()) {
-				case TEXT -> this.core.sendText(message.getPayloadAsText());
-				case BINARY -> sendBinary(payload);
+				// a text message's payload is UTF-8: it goes out as it is
+				case TEXT -> send(payload, true);
+				case BINARY -> send(payload, false);
 				case PING -> this.core.sendPing(bytes(payload));
 				case PONG -> this.core.sendPong(bytes(payload));
 			};
@@ -108,17 +109,21 @@ final class FluxWebSocketSession extends AbstractWebSocketSession<WebSocketSessi
 		}
 	}
 
-	private CompletionStage<Void> sendBinary(DataBuffer payload) {
+	private CompletionStage<Void> send(DataBuffer payload, boolean text) {
 		try (DataBuffer.ByteBufferIterator buffers = payload.readableByteBuffers()) {
 			if (buffers.hasNext()) {
 				ByteBuffer first = buffers.next();
 				if (!buffers.hasNext()) {
 					// the core consumes it before it returns
-					return this.core.sendBinary(first);
+					return send(first, text);
 				}
 			}
 		}
-		return this.core.sendBinary(bytes(payload));
+		return send(bytes(payload), text);
+	}
+
+	private CompletionStage<Void> send(ByteBuffer data, boolean text) {
+		return text ? this.core.sendText(data, true) : this.core.sendBinary(data);
 	}
 
 	private static ByteBuffer bytes(DataBuffer payload) {

@@ -29,10 +29,13 @@ final class AsyncExchange implements AsyncResponse {
 
 	private final ConnectionOutput out;
 
-	/** Run when a non-blocking read would return something; set by the reader. */
+	/**
+	 * Run when a non-blocking read would return something, guarded against its failure; set by
+	 * the reader, once for every wait (the host may keep what it wraps around it).
+	 */
 	private volatile Runnable readListener;
 
-	/** Run when the stream may be written again; set by the writer. */
+	/** Run when the stream may be written again, guarded as the read listener; set by the writer. */
 	private volatile Runnable writeListener;
 
 	// ---- guarded by this
@@ -211,18 +214,18 @@ final class AsyncExchange implements AsyncResponse {
 		if (this.body.readableNow()) {
 			return true;
 		}
-		this.host.awaitReadable(this.routePool, () -> runTask(listener));
+		this.host.awaitReadable(this.routePool, listener);
 		return false;
 	}
 
 	@Override
 	public void onReadable(Runnable task) {
-		this.readListener = task;
+		this.readListener = () -> runTask(task);
 	}
 
 	@Override
 	public void onWritable(Runnable task) {
-		this.writeListener = task;
+		this.writeListener = () -> runTask(task);
 		this.out.nonBlocking(true);
 	}
 
@@ -232,7 +235,7 @@ final class AsyncExchange implements AsyncResponse {
 		if (listener == null) {
 			throw new IllegalStateException("No task to run when the stream is writable: call onWritable first");
 		}
-		return this.host.writable(this.routePool, () -> runTask(listener));
+		return this.host.writable(this.routePool, listener);
 	}
 
 }

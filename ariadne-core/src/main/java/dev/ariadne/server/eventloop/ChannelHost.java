@@ -30,6 +30,12 @@ final class ChannelHost implements AsyncHost {
 
 	private final HostedExchange exchange;
 
+	/** The reader's callback and its entry into the pool, kept while the reader keeps it. */
+	private Entered reading;
+
+	/** The writer's likewise; writers of any thread may replace it. */
+	private volatile Entered writing;
+
 	ChannelHost(ChannelWire wire, SelectorLoop loop, PoolEntry<RuntimeException> entry, WriteQueue writes,
 			HostedExchange exchange) {
 		this.wire = wire;
@@ -58,12 +64,22 @@ final class ChannelHost implements AsyncHost {
 	public void awaitReadable(TaskPool routePool, Runnable task) {
 		// a non-blocking reader holds no worker while it waits: the body's own limits apply
 		long deadline = this.exchange.nonBlockingReadWait();
-		this.wire.demand().demand(() -> enter(routePool, task), deadline, this.exchange);
+		Entered reading = this.reading;
+		if (reading == null || reading.task != task || reading.pool != routePool) {
+			reading = new Entered(task, routePool, () -> enter(routePool, task));
+			this.reading = reading;
+		}
+		this.wire.demand().demand(reading.entry, deadline, this.exchange);
 	}
 
 	@Override
 	public boolean writable(TaskPool routePool, Runnable task) {
-		return this.writes.writable(() -> enter(routePool, task));
+		Entered writing = this.writing;
+		if (writing == null || writing.task != task || writing.pool != routePool) {
+			writing = new Entered(task, routePool, () -> enter(routePool, task));
+			this.writing = writing;
+		}
+		return this.writes.writable(writing.entry);
 	}
 
 	/** Queues a reader's or writer's callback on the exchange's pool. */
@@ -71,6 +87,13 @@ final class ChannelHost implements AsyncHost {
 		if (this.entry.enter(routePool, task) != null) {
 			this.exchange.taskRefused();
 		}
+	}
+
+	/**
+	 * A callback and what queues it on the exchange's pool, made once per callback rather than
+	 * once per wait (a WebSocket session waits for every message).
+	 */
+	private record Entered(Runnable task, TaskPool pool, Runnable entry) {
 	}
 
 	/** The pool refused the end of a suspended exchange (it is stopping): close; selector thread. */

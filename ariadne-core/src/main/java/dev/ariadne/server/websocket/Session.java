@@ -129,6 +129,11 @@ final class Session implements WebSocketSession {
 	}
 
 	@Override
+	public CompletionStage<Void> sendText(ByteBuffer utf8, boolean last) {
+		return send(Opcode.TEXT, utf8, last);
+	}
+
+	@Override
 	public CompletionStage<Void> sendBinary(ByteBuffer data, boolean last) {
 		return send(Opcode.BINARY, data, last);
 	}

@@ -194,7 +194,7 @@ final class SessionReader implements FrameListener {
 			return;
 		}
 		if (this.assembler == null && last) {
-			String text = new String(bytes(data), StandardCharsets.UTF_8);
+			String text = text(data);
 			deliver(() -> this.listener.onText(this.session, text));
 			return;
 		}
@@ -231,6 +231,17 @@ final class SessionReader implements FrameListener {
 			this.assembler = new MessageAssembler(this.sessions.limits().maxMessageSize());
 		}
 		return this.assembler.add(data, last);
+	}
+
+	/** Decodes a whole message of one frame, valid UTF-8 (the codec checked it), without a copy. */
+	private static String text(ByteBuffer data) {
+		if (!data.hasArray()) {
+			return new String(bytes(data), StandardCharsets.UTF_8);
+		}
+		String text = new String(data.array(), data.arrayOffset() + data.position(), data.remaining(),
+				StandardCharsets.UTF_8);
+		data.position(data.limit());
+		return text;
 	}
 
 	private static byte[] bytes(ByteBuffer data) {

@@ -56,6 +56,19 @@ public interface WebSocketSession {
 	CompletionStage<Void> sendText(CharSequence text, boolean last);
 
 	/**
+	 * Sends a text message, or a piece of one, from UTF-8 the caller encoded: the bytes go out as
+	 * they are, unchecked, and are consumed before this returns. For an adapter whose messages
+	 * are UTF-8 already, which spares decoding and encoding them again.
+	 * @param utf8 the message or the piece, valid UTF-8 (a piece may end inside a character
+	 * that the next completes)
+	 * @param last whether it ends the message
+	 * @return completes when the session may send the next message or piece
+	 * @throws IllegalStateException if the previous send has not completed, or a binary message is
+	 * under way
+	 */
+	CompletionStage<Void> sendText(ByteBuffer utf8, boolean last);
+
+	/**
 	 * Sends a piece of a binary message, consumed before this returns.
 	 * @param data the piece
 	 * @param last whether it ends the message
