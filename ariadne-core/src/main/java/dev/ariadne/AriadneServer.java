@@ -3,6 +3,8 @@ package dev.ariadne;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,6 +53,8 @@ import dev.ariadne.server.websocket.WebSocketSessions;
  * thread; each takes effect once.
  */
 public final class AriadneServer implements AutoCloseable {
+
+	private static final Logger logger = System.getLogger(AriadneServer.class.getName());
 
 	private static final String VERSION = readVersion();
 
@@ -128,6 +132,11 @@ public final class AriadneServer implements AutoCloseable {
 	 */
 	public void start() {
 		this.lifecycle.start();
+		// also starts the logging backend while descriptors are at hand: started first by a
+		// warning when none is left, it could not read its configuration or the time zone of
+		// its timestamps, and would write nothing, then or later
+		logger.log(Level.INFO, () -> "Ariadne '" + this.config.name() + "' (" + this.config.ioModel().value()
+				+ ") listening on " + localAddress());
 	}
 
 	/**

@@ -2,8 +2,6 @@ package dev.ariadne;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -21,8 +19,6 @@ import dev.ariadne.server.websocket.WebSocketSessions;
  * stop, which cuts a drain short.
  */
 final class ServerLifecycle {
-
-	private static final Logger logger = System.getLogger(AriadneServer.class.getName());
 
 	private final ServerConfig config;
 
@@ -81,11 +77,6 @@ final class ServerLifecycle {
 				this.diagnosis.start();
 			}
 		}
-		// also starts the logging backend while descriptors are at hand: started first by a
-		// warning when none is left, it could not read its configuration or the time zone of
-		// its timestamps, and would write nothing, then or later
-		logger.log(Level.INFO, () -> "Ariadne '" + this.config.name() + "' (" + this.config.ioModel().value()
-				+ ") listening on " + localAddress());
 	}
 
 	private void failStart() {
