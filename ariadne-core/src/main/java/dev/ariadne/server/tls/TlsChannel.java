@@ -6,6 +6,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.GatheringByteChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.net.ssl.SSLEngine;
@@ -33,8 +34,8 @@ import dev.ariadne.server.stats.TlsProtocol;
  * part of it, the rest waits here and the last byte encrypted is reported unwritten, so the
  * caller keeps it, watches the socket for writability and offers it again; this channel then
  * sends the rest and takes the byte without encrypting it twice. What one write hands over is
- * encrypted into as many records as it needs, and they leave with one socket write, as do the
- * messages of one handshake flight ({@link TlsOutput}). Two signals need the caller besides: {@link #wantsWrite()} (handshake bytes wait for
+ * encrypted into as many records as it needs, and they leave with one (gathering) socket write,
+ * as do the messages of one handshake flight ({@link TlsOutput}). Two signals need the caller besides: {@link #wantsWrite()} (handshake bytes wait for
  * the socket: call {@link #flush()} when it is writable) and {@link #hasBufferedInput()}
  * (decrypted or whole encrypted records wait here: read again without waiting for readiness).
  *
@@ -92,7 +93,8 @@ public final class TlsChannel implements ByteChannel {
 	/** The client's close_notify or the end of the stream was read. */
 	private boolean inputDone;
 
-	TlsChannel(TlsEndpoint endpoint, ByteChannel net, boolean blocking, Runnable onHandshake) {
+	<C extends ByteChannel & GatheringByteChannel> TlsChannel(TlsEndpoint endpoint, C net, boolean blocking,
+			Runnable onHandshake) {
 		this.endpoint = endpoint;
 		this.net = net;
 		this.blocking = blocking;

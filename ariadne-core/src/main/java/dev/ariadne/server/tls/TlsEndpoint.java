@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
+import java.nio.channels.GatheringByteChannel;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,17 +37,6 @@ public final class TlsEndpoint {
 	/** Most free buffers kept for reuse: 256 of about 17 KiB, 4.3 MiB. */
 	private static final int RETAINED_BUFFERS = 256;
 
-	/**
-	 * The records an output buffer has room for, written to the socket at once: the 64 KiB a
-	 * writer hands over at most in one go (the event loop's write slice, HTTP/2's output bound),
-	 * which the JDK's engine encrypts into five records (its records carry a little less than 16 KiB;
-	 * each wrap wants room for a whole packet).
-	 */
-	private static final int RECORDS_PER_WRITE = 5;
-
-	/** Most free output buffers kept for reuse: 64 of about 82 KiB, 5.2 MiB. */
-	private static final int RETAINED_OUTPUTS = 64;
-
 	private static final String[] APPLICATION_PROTOCOLS = { TlsConfig.APPLICATION_PROTOCOL };
 
 	private static final String HTTP2 = "h2";
@@ -65,8 +55,6 @@ public final class TlsEndpoint {
 
 	private final ByteArrayPool buffers;
 
-	private final ByteArrayPool outputs;
-
 	private final AtomicInteger borrowed = new AtomicInteger();
 
 	private final LongAdder[] counts = adders();
@@ -80,7 +68,6 @@ public final class TlsEndpoint {
 		this.cipherSuites = config.cipherSuites().isEmpty() ? null : config.cipherSuites().toArray(new String[0]);
 		this.handshakeTimeoutNanos = config.handshakeTimeout().toNanos();
 		this.buffers = new ByteArrayPool(bufferSize, RETAINED_BUFFERS, budget);
-		this.outputs = new ByteArrayPool(RECORDS_PER_WRITE * bufferSize, RETAINED_OUTPUTS, budget);
 	}
 
 	/**
@@ -147,7 +134,7 @@ public final class TlsEndpoint {
 	 * @param onHandshake run on the thread that completes the handshake, once
 	 * @return the channel to read and write through
 	 */
-	public TlsChannel channel(ByteChannel net, Runnable onHandshake) {
+	public <C extends ByteChannel & GatheringByteChannel> TlsChannel channel(C net, Runnable onHandshake) {
 		return new TlsChannel(this, net, false, onHandshake);
 	}
 
@@ -255,12 +242,6 @@ public final class TlsEndpoint {
 		return ByteBuffer.wrap(this.buffers.borrow()).limit(0);
 	}
 
-	/** Lends an empty buffer in read mode for records to be written, room for several. */
-	ByteBuffer borrowOutput() {
-		this.borrowed.incrementAndGet();
-		return ByteBuffer.wrap(this.outputs.borrow()).limit(0);
-	}
-
 	/**
 	 * Lends an empty buffer of at least a size, in read mode: one of the pool's when they are
 	 * large enough, else a new one (for an engine that asks for more than it said at start).
@@ -276,13 +257,7 @@ public final class TlsEndpoint {
 	/** Takes a buffer back; the caller must not touch it afterwards. */
 	void release(ByteBuffer buffer) {
 		this.borrowed.decrementAndGet();
-		byte[] array = buffer.array();
-		if (array.length == this.outputs.arraySize()) {
-			this.outputs.release(array);
-		}
-		else {
-			this.buffers.release(array);
-		}
+		this.buffers.release(buffer.array());
 	}
 
 }

@@ -2,8 +2,8 @@ package dev.ariadne.server.tls;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.GatheringByteChannel;
 
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
@@ -13,8 +13,8 @@ import javax.net.ssl.SSLException;
 
 /**
  * The write side of a {@link TlsChannel}: encrypts into records and writes them to the socket,
- * as many records as its buffer holds with one write (the records of a large write, a
- * handshake's flight), and keeps what the socket did not take.
+ * up to {@link #RECORDS_PER_WRITE} records with one (gathering) write: the records of a large
+ * write, the messages of a handshake flight.
  *
  * <p>A write reports a byte written only once what was encrypted has left: when the socket takes
  * only part of it, the rest waits here and the last byte encrypted is reported unwritten, so the
@@ -22,9 +22,17 @@ import javax.net.ssl.SSLException;
  * that byte taken without being encrypted twice.
  *
  * <p>One thread at a time: every method holds this object's monitor, which the channel also holds
- * around a write's checks. The buffer is borrowed from the endpoint while it holds bytes.
+ * around a write's checks. Each record has a buffer of the endpoint's, borrowed from its
+ * encryption until the socket took it.
  */
 final class TlsOutput {
+
+	/**
+	 * Most records written at once: the 64 KiB a writer hands over at most in one go (the event
+	 * loop's write slice, HTTP/2's output bound), which the JDK's engine encrypts into five
+	 * records (its records carry a little less than 16 KiB).
+	 */
+	static final int RECORDS_PER_WRITE = 5;
 
 	static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -32,13 +40,17 @@ final class TlsOutput {
 
 	private final TlsEndpoint endpoint;
 
-	private final ByteChannel net;
+	private final GatheringByteChannel net;
 
 	/** Encrypted bytes wait for the socket; read without the monitor. */
 	private volatile boolean residue;
 
-	/** Encrypted bytes the socket has not taken, in read mode; borrowed while it holds any. */
-	private ByteBuffer netOut;
+	/** Records the socket has not taken, from {@code first} to {@code count}, each in read mode. */
+	private final ByteBuffer[] records = new ByteBuffer[RECORDS_PER_WRITE];
+
+	private int first;
+
+	private int count;
 
 	/** The byte last reported unwritten was encrypted already: skip it when offered again. */
 	private boolean owed;
@@ -46,14 +58,15 @@ final class TlsOutput {
 	/** close_notify was encrypted: nothing more can be. */
 	private boolean closed;
 
-	TlsOutput(TlsChannel channel, TlsEndpoint endpoint, ByteChannel net) {
+	TlsOutput(TlsChannel channel, TlsEndpoint endpoint, GatheringByteChannel net) {
 		this.channel = channel;
 		this.endpoint = endpoint;
 		this.net = net;
 	}
 
 	/**
-	 * Encrypts and writes application bytes, a buffer's worth of records per socket write.
+	 * Encrypts and writes application bytes, up to {@link #RECORDS_PER_WRITE} records per socket
+	 * write.
 	 * @return the bytes taken (see the class description)
 	 */
 	synchronized int write(SSLEngine engine, ByteBuffer src) throws IOException {
@@ -113,58 +126,70 @@ final class TlsOutput {
 	}
 
 	/**
-	 * Encrypts one record after the bytes that wait in the buffer.
-	 * @return the engine's result; {@code null} when the buffer holds bytes and has no room for
-	 * another record (write them first)
+	 * Encrypts one record after those that wait; a failure is counted and alerted.
+	 * @return the engine's result; {@code null} when {@link #RECORDS_PER_WRITE} records wait
+	 * (write them first)
 	 */
 	private SSLEngineResult wrap(SSLEngine engine, ByteBuffer src) throws IOException {
+		try {
+			return wrapRecord(engine, src);
+		}
+		catch (SSLException ex) {
+			this.channel.failed(ex);
+			sendAlert(engine);
+			throw ex;
+		}
+	}
+
+	private SSLEngineResult wrapRecord(SSLEngine engine, ByteBuffer src) throws SSLException {
+		if (this.count == RECORDS_PER_WRITE) {
+			return null;
+		}
+		ByteBuffer out = this.endpoint.borrow();
 		while (true) {
-			if (this.netOut == null) {
-				this.netOut = this.endpoint.borrowOutput();
-			}
-			ByteBuffer out = this.netOut;
-			int start = out.position();
-			int end = out.limit();
-			out.limit(out.capacity()).position(end);
+			out.clear();
 			SSLEngineResult result;
 			try {
 				result = engine.wrap(src, out);
 			}
 			catch (SSLException ex) {
-				out.limit(end).position(start);
-				this.channel.failed(ex);
-				sendAlert(engine);
+				this.endpoint.release(out);
 				throw ex;
 			}
-			out.limit(out.position()).position(start);
-			if (result.getStatus() != Status.BUFFER_OVERFLOW) {
-				return result;
+			out.flip();
+			if (result.getStatus() == Status.BUFFER_OVERFLOW) {
+				// a buffer too small for a record: the engine's own size, unpooled
+				this.endpoint.release(out);
+				out = this.endpoint.borrow(engine.getSession().getPacketBufferSize());
+				continue;
 			}
 			if (out.hasRemaining()) {
-				return null;
+				this.records[this.count++] = out;
 			}
-			// an empty buffer too small for a record: the engine's own size, unpooled
-			this.endpoint.release(out);
-			this.netOut = this.endpoint.borrow(engine.getSession().getPacketBufferSize());
+			else {
+				this.endpoint.release(out);
+			}
+			return result;
 		}
 	}
 
 	/**
-	 * Writes what waits; whether it all left (then its buffer goes back).
+	 * Writes the records that wait; whether they all left (then their buffers went back).
 	 */
 	synchronized boolean flush() throws IOException {
-		ByteBuffer out = this.netOut;
-		if (out == null) {
-			return true;
-		}
-		while (out.hasRemaining()) {
-			if (this.net.write(out) == 0) {
+		while (this.first < this.count) {
+			long written = this.net.write(this.records, this.first, this.count - this.first);
+			while (this.first < this.count && !this.records[this.first].hasRemaining()) {
+				this.endpoint.release(this.records[this.first]);
+				this.records[this.first++] = null;
+			}
+			if (written == 0 && this.first < this.count) {
 				this.residue = true;
 				return false;
 			}
 		}
-		this.netOut = null;
-		this.endpoint.release(out);
+		this.first = 0;
+		this.count = 0;
 		this.residue = false;
 		return true;
 	}
@@ -198,21 +223,10 @@ final class TlsOutput {
 	/** After a failure the engine holds its alert: sends it if the socket takes it now. */
 	synchronized void sendAlert(SSLEngine engine) {
 		try {
-			if (!flush()) {
-				return;
+			if (flush()) {
+				wrapRecord(engine, EMPTY);
+				flush();
 			}
-			if (this.netOut == null) {
-				this.netOut = this.endpoint.borrowOutput();
-			}
-			ByteBuffer out = this.netOut;
-			out.clear();
-			try {
-				engine.wrap(EMPTY, out);
-			}
-			finally {
-				out.flip();
-			}
-			flush();
 		}
 		catch (IOException ex) {
 			// the alert is a courtesy: the connection closes either way
@@ -220,7 +234,7 @@ final class TlsOutput {
 	}
 
 	/**
-	 * Gives the buffer back, first sending close_notify if asked and the socket takes it now.
+	 * Gives the buffers back, first sending close_notify if asked and the socket takes it now.
 	 */
 	synchronized void release(SSLEngine engine, boolean closeNotify) {
 		if (closeNotify && !this.closed) {
@@ -231,10 +245,12 @@ final class TlsOutput {
 				// the client is gone: nothing to tell it
 			}
 		}
-		if (this.netOut != null) {
-			this.endpoint.release(this.netOut);
-			this.netOut = null;
+		while (this.first < this.count) {
+			this.endpoint.release(this.records[this.first]);
+			this.records[this.first++] = null;
 		}
+		this.first = 0;
+		this.count = 0;
 	}
 
 }

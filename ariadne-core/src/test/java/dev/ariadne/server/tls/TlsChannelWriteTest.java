@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
+import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Random;
@@ -149,10 +150,11 @@ class TlsChannelWriteTest {
 	}
 
 	/**
-	 * The socket, counting the writes made to it; with {@code takes} set, every other write takes
-	 * at most that many bytes and the next one none, as a full socket would.
+	 * The socket, counting the writes made to it (a gathering write is one); with {@code takes}
+	 * set, every other write takes at most that many bytes and the next one none, as a full
+	 * socket would.
 	 */
-	private static final class CountingChannel implements ByteChannel {
+	private static final class CountingChannel implements ByteChannel, GatheringByteChannel {
 
 		private final SocketChannel socket;
 
@@ -173,19 +175,38 @@ class TlsChannelWriteTest {
 
 		@Override
 		public int write(ByteBuffer src) throws IOException {
+			return (int) write(new ByteBuffer[] { src }, 0, 1);
+		}
+
+		@Override
+		public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
 			this.writes++;
 			if (this.takes == 0) {
-				return this.socket.write(src);
+				return this.socket.write(srcs, offset, length);
 			}
 			this.full = !this.full;
 			if (!this.full) {
 				return 0;
 			}
-			ByteBuffer part = src.duplicate();
-			part.limit(part.position() + Math.min(part.remaining(), this.takes));
-			int written = this.socket.write(part);
-			src.position(part.position());
+			int left = this.takes;
+			long written = 0;
+			for (int i = offset; i < offset + length && left > 0; i++) {
+				ByteBuffer part = srcs[i].duplicate();
+				part.limit(part.position() + Math.min(part.remaining(), left));
+				int n = this.socket.write(part);
+				srcs[i].position(part.position());
+				written += n;
+				left -= n;
+				if (srcs[i].hasRemaining()) {
+					break;
+				}
+			}
 			return written;
+		}
+
+		@Override
+		public long write(ByteBuffer[] srcs) throws IOException {
+			return write(srcs, 0, srcs.length);
 		}
 
 		@Override
