@@ -35,9 +35,10 @@ import dev.ariadne.server.stats.TlsProtocol;
  * caller keeps it, watches the socket for writability and offers it again; this channel then
  * sends the rest and takes the byte without encrypting it twice. What one write hands over is
  * encrypted into as many records as it needs, and they leave with one (gathering) socket write,
- * as do the messages of one handshake flight ({@link TlsOutput}). Two signals need the caller besides: {@link #wantsWrite()} (handshake bytes wait for
- * the socket: call {@link #flush()} when it is writable) and {@link #hasBufferedInput()}
- * (decrypted or whole encrypted records wait here: read again without waiting for readiness).
+ * as do the messages of one handshake flight ({@link TlsOutput}). Two signals need the caller
+ * besides: {@link #wantsWrite()} (handshake bytes wait for the socket: call {@link #flush()} when
+ * it is writable) and {@link #hasBufferedInput()} (decrypted or whole encrypted records wait
+ * here: read again without waiting for readiness).
  *
  * <p><b>Over a blocking socket</b> ({@link TlsSocket}), reads wait for a record and writes send
  * everything.
@@ -45,8 +46,8 @@ import dev.ariadne.server.stats.TlsProtocol;
  * <p>Threads: one thread reads at a time and one writes at a time (each side has a lock, the
  * write side's is its {@link TlsOutput}); a read and a write may run at once. A read that
  * advances the handshake takes the write side's lock to write its messages, never the other way
- * round. Buffers come from the endpoint and go back
- * as soon as they are empty, so an idle connection holds none.
+ * round. Buffers come from the endpoint and go back as soon as they are empty, so an idle
+ * connection holds none.
  */
 public final class TlsChannel implements ByteChannel {
 
