@@ -22,8 +22,9 @@ import javax.net.ssl.SSLException;
  * that byte taken without being encrypted twice.
  *
  * <p>One thread at a time: every method holds this object's monitor, which the channel also holds
- * around a write's checks. Each record has a buffer of the endpoint's, borrowed from its
- * encryption until the socket took it.
+ * around a write's checks. Records wait in buffers of the endpoint's, borrowed from their
+ * encryption until the socket took them; a small record is copied after the one before it when
+ * that buffer has room, so a handshake flight holds one buffer.
  */
 final class TlsOutput {
 
@@ -163,7 +164,7 @@ final class TlsOutput {
 				out = this.endpoint.borrow(engine.getSession().getPacketBufferSize());
 				continue;
 			}
-			if (out.hasRemaining()) {
+			if (out.hasRemaining() && !appendToLast(out)) {
 				this.records[this.count++] = out;
 			}
 			else {
@@ -171,6 +172,24 @@ final class TlsOutput {
 			}
 			return result;
 		}
+	}
+
+	/**
+	 * Copies a record after the last one waiting when its buffer has room (a handshake message, a
+	 * small response), so that a flight of small records holds one buffer, not one each.
+	 */
+	private boolean appendToLast(ByteBuffer record) {
+		if (this.count == this.first) {
+			return false;
+		}
+		ByteBuffer last = this.records[this.count - 1];
+		int end = last.limit();
+		if (last.capacity() - end < record.remaining()) {
+			return false;
+		}
+		last.limit(end + record.remaining());
+		last.put(end, record, record.position(), record.remaining());
+		return true;
 	}
 
 	/**
