@@ -197,7 +197,9 @@ final class TlsOutput {
 	 */
 	synchronized boolean flush() throws IOException {
 		while (this.first < this.count) {
-			long written = this.net.write(this.records, this.first, this.count - this.first);
+			// one record, the usual case (a response, a flight): the plain write, no gathering
+			long written = (this.count - this.first == 1) ? this.net.write(this.records[this.first])
+					: this.net.write(this.records, this.first, this.count - this.first);
 			while (this.first < this.count && !this.records[this.first].hasRemaining()) {
 				this.endpoint.release(this.records[this.first]);
 				this.records[this.first++] = null;
