@@ -62,8 +62,6 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final Router router;
 
-	private final ConnectionRegistry registry;
-
 	private final Transport transport;
 
 	private final TlsEndpoint tls;
@@ -72,19 +70,9 @@ public final class AriadneServer implements AutoCloseable {
 
 	private final Diagnosis diagnosis;
 
-	private final ServerAccessLog accessLog;
-
 	private final WebSocketSessions webSockets;
 
-	private final Object lifecycle = new Object();
-
-	private State state = State.NEW;
-
-	private enum State {
-
-		NEW, RUNNING, DRAINING, STOPPED
-
-	}
+	private final ServerLifecycle lifecycle;
 
 	private AriadneServer(ServerConfig config, Router router, List<RequestListener> listeners, boolean diagnosis,
 			Protocol.Factory firstProtocol, LogOutput accessLogOutput, WebSocketSessions webSockets) {
@@ -92,18 +80,19 @@ public final class AriadneServer implements AutoCloseable {
 		this.config = config;
 		this.router = router;
 		this.webSockets = webSockets;
-		this.registry = new ConnectionRegistry(config.maxConnections());
+		ConnectionRegistry registry = new ConnectionRegistry(config.maxConnections());
 		RoutePools routePools = new RoutePools(config);
-		this.accessLog = new ServerAccessLog(config, Clock.systemDefaultZone(), accessLogOutput);
+		ServerAccessLog accessLog = new ServerAccessLog(config, Clock.systemDefaultZone(), accessLogOutput);
 		RequestEvents events = new RequestEvents(config.name(), listeners,
-				diagnosis ? RoutePoolChecks.poolNames(config) : null, this.accessLog.log());
-		ConnectionContext context = new ConnectionContext(config, router, this.registry, routePools, events,
+				diagnosis ? RoutePoolChecks.poolNames(config) : null, accessLog.log());
+		ConnectionContext context = new ConnectionContext(config, router, registry, routePools, events,
 				webSockets::tally);
 		this.tls = context.tls();
 		this.transport = Transports.create(context, firstProtocol);
-		this.stats = new StatsView(config, this.registry, routePools, this.transport, events, context.budget(),
-				this.tls, webSockets);
+		this.stats = new StatsView(config, registry, routePools, this.transport, events, context.budget(), this.tls,
+				webSockets);
 		this.diagnosis = diagnosis ? new Diagnosis(this.stats, config) : null;
+		this.lifecycle = new ServerLifecycle(config, registry, this.transport, this.diagnosis, accessLog, webSockets);
 	}
 
 	private static String readVersion() {
@@ -142,45 +131,12 @@ public final class AriadneServer implements AutoCloseable {
 	 * @throws IllegalStateException if the server was already started
 	 */
 	public void start() {
-		synchronized (this.lifecycle) {
-			if (this.state != State.NEW) {
-				throw new IllegalStateException("Server '" + this.config.name() + "' was already started");
-			}
-			try {
-				this.accessLog.start();
-				this.transport.start();
-			}
-			catch (IOException ex) {
-				failStart();
-				throw new UncheckedIOException("Ariadne could not listen on " + describeBind() + ": " + ex.getMessage(),
-						ex);
-			}
-			catch (UncheckedIOException ex) {
-				failStart();
-				throw ex;
-			}
-			this.state = State.RUNNING;
-			if (this.diagnosis != null) {
-				this.diagnosis.start();
-			}
-		}
+		this.lifecycle.start();
 		// also starts the logging backend while descriptors are at hand: started first by a
 		// warning when none is left, it could not read its configuration or the time zone of
 		// its timestamps, and would write nothing, then or later
 		logger.log(Level.INFO, () -> "Ariadne '" + this.config.name() + "' (" + this.config.ioModel().value()
 				+ ") listening on " + localAddress());
-	}
-
-	private void failStart() {
-		this.transport.close();
-		this.accessLog.close();
-		this.state = State.STOPPED;
-	}
-
-	private String describeBind() {
-		ServerConfig config = this.config;
-		String host = (config.address() != null) ? config.address().getHostAddress() : "*";
-		return host + ":" + config.port() + " (ariadne.server.address/port)";
 	}
 
 	/**
@@ -199,8 +155,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return whether every connection finished within the grace period
 	 */
 	public boolean shutdownGracefully(Duration gracePeriod) {
-		Boolean already = beginDraining();
-		return (already != null) ? already : drain(gracePeriod);
+		return this.lifecycle.shutdownGracefully(gracePeriod);
 	}
 
 	/**
@@ -212,54 +167,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return completes with whether every connection finished within the grace period
 	 */
 	public CompletableFuture<Boolean> shutdownGracefullyInBackground(Duration gracePeriod) {
-		Boolean already = beginDraining();
-		if (already != null) {
-			return CompletableFuture.completedFuture(already);
-		}
-		CompletableFuture<Boolean> result = new CompletableFuture<>();
-		Thread drain = new Thread(() -> {
-			try {
-				result.complete(drain(gracePeriod));
-			}
-			catch (Throwable ex) {
-				result.completeExceptionally(ex);
-			}
-		}, "ariadne-" + this.config.name() + "-shutdown");
-		drain.start();
-		return result;
-	}
-
-	/**
-	 * Moves a running server to {@code DRAINING}, on the calling thread.
-	 * @return {@code null} when it did; else what a shutdown asked now reports: {@code false}
-	 * while another one drains, {@code true} once stopped (or never started)
-	 */
-	private Boolean beginDraining() {
-		synchronized (this.lifecycle) {
-			if (this.state != State.RUNNING) {
-				return this.state != State.DRAINING;
-			}
-			this.state = State.DRAINING;
-			return null;
-		}
-	}
-
-	/** Drains the connections of a server whose state is {@code DRAINING} already. */
-	private boolean drain(Duration gracePeriod) {
-		stopDiagnosis();
-		// open WebSocket sessions are told first (1001), while the pools take work
-		this.webSockets.shutdown(gracePeriod);
-		try {
-			return this.transport.shutdown(gracePeriod);
-		}
-		finally {
-			this.webSockets.stop();
-			// the exchanges have ended: the access log's last lines are written before the drain ends
-			this.accessLog.close();
-			synchronized (this.lifecycle) {
-				this.state = State.STOPPED;
-			}
-		}
+		return this.lifecycle.shutdownGracefullyInBackground(gracePeriod);
 	}
 
 	/**
@@ -268,33 +176,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * written before it returns.
 	 */
 	public void stop() {
-		State previous;
-		synchronized (this.lifecycle) {
-			previous = this.state;
-			if (previous == State.DRAINING) {
-				this.registry.forceClose();
-			}
-			else {
-				this.state = State.STOPPED;
-			}
-		}
-		if (previous == State.DRAINING) {
-			// the drain, cut short, ends at once and closes the log
-			this.accessLog.awaitClosed();
-		}
-		if (previous != State.RUNNING) {
-			return;
-		}
-		stopDiagnosis();
-		this.transport.shutdown(Duration.ZERO);
-		this.webSockets.stop();
-		this.accessLog.close();
-	}
-
-	private void stopDiagnosis() {
-		if (this.diagnosis != null) {
-			this.diagnosis.stop();
-		}
+		this.lifecycle.stop();
 	}
 
 	/**
@@ -310,9 +192,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @return whether started and not yet stopped
 	 */
 	public boolean isRunning() {
-		synchronized (this.lifecycle) {
-			return this.state == State.RUNNING;
-		}
+		return this.lifecycle.isRunning();
 	}
 
 	/**
@@ -330,11 +210,7 @@ public final class AriadneServer implements AutoCloseable {
 	 * @throws IllegalStateException if the server has not been started
 	 */
 	public InetSocketAddress localAddress() {
-		InetSocketAddress address = this.transport.localAddress();
-		if (address == null) {
-			throw new IllegalStateException("Server '" + this.config.name() + "' is not started");
-		}
-		return address;
+		return this.lifecycle.localAddress();
 	}
 
 	/**

@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import javax.net.ssl.SSLSession;
 
 import dev.ariadne.http.HttpParseException;
-import dev.ariadne.http.RequestHead;
 import dev.ariadne.http.Status;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.connection.Answers;
@@ -22,10 +21,11 @@ import dev.ariadne.server.stats.RequestEvent;
  * HTTP/1.1 on a connection, the same in every I/O model: heads parsed on the wire's own thread
  * as bytes arrive, the rest of a body that fits the input buffer read there too before the
  * request is dispatched (a body arriving slowly then holds a buffer, not a worker), each request
- * sent to its pool through the model's entry; pipelined requests of the same pool run by the
- * thread that ran the exchange before it ({@link Http1Exchanges}), and the connection handed
- * back to the wire's thread once an exchange ends ({@link Wire#execute}); persistence, refusals,
- * and the timeouts of heads, bodies and idle connections ({@link Http1Deadlines}).
+ * sent to its pool through the model's entry ({@link Http1Dispatch}); pipelined requests of the
+ * same pool run by the thread that ran the exchange before it ({@link Http1Exchanges}), and the
+ * connection handed back to the wire's thread once an exchange ends ({@link Wire#execute});
+ * persistence, refusals, and the timeouts of heads, bodies and idle connections
+ * ({@link Http1Deadlines}).
  *
  * <p>Thread ownership: the wire's own thread (a selector, or the connection's thread) calls
  * {@link #onInput}, {@link #checkTimeout} and the rest of the reading side; once a head is
@@ -63,8 +63,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	/** ALPN's h2, the h2c preface or an h2c upgrade: what hands the connection to HTTP/2. */
 	private final Http2Handover http2;
 
-	/** The route of a request read ahead or waiting for its body, dispatched once. */
-	private RouteMatch routed;
+	private final Http1Dispatch dispatch;
 
 	/**
 	 * Creates the protocol of a connection.
@@ -83,6 +82,8 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 				wire::releaseConnection, wire.host(this));
 		this.exchanges = new Http1Exchanges(this, wire, this.reader, this.body, this.exchange, this.out);
 		this.http2 = new Http2Handover(wire, config, this.reader, this.out, this::handingOver);
+		this.dispatch = new Http1Dispatch(this, wire, this.reader, this.deadlines, this.body, this.exchange,
+				this.exchanges, this.http2);
 	}
 
 	// ---- what the wire asks
@@ -227,7 +228,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		}
 		try {
 			if (this.deadlines.bodyAhead() || this.reader.read()) {
-				headRead();
+				this.dispatch.headRead();
 				return;
 			}
 		}
@@ -255,49 +256,6 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		this.deadlines.awaitRequest();
 	}
 
-	/**
-	 * A request's head is read (and perhaps some of its body): reads the rest of a body that
-	 * fits the input buffer on the wire's thread first, then dispatches the request. A request
-	 * that expects {@code 100 Continue} goes at once: its handler decides whether it wants the
-	 * body.
-	 */
-	private void headRead() {
-		RequestHead head = this.reader.head();
-		if (this.http2.upgrade(head)) {
-			return;
-		}
-		boolean ahead = this.deadlines.bodyAhead();
-		if (!ahead) {
-			this.body.start(head);
-		}
-		if (head.hasBody() && !head.expectContinue() && !this.reader.bodyBuffered() && !this.reader.bufferFull()) {
-			if (!ahead && this.routed == null) {
-				// routed once, here: a refusal of the body names the route
-				this.routed = this.exchange.route(head);
-			}
-			this.deadlines.awaitBody();
-			this.reader.releaseEmptyBuffer();
-			return;
-		}
-		this.deadlines.bodyRead();
-		dispatch();
-	}
-
-	/** Sends the complete request to its pool. */
-	private void dispatch() {
-		this.phase = Phase.DISPATCHED;
-		RequestHead head = this.reader.head();
-		long start = this.reader.headNanos();
-		long dispatched = this.wire.now();
-		// routed once: here, or on the worker that parsed it ahead and left it for its own pool
-		RouteMatch match = (this.routed != null) ? this.routed : this.exchange.route(head);
-		this.routed = null;
-		if (!this.exchange.dispatch(head, match, this.wire.entry(),
-				this.exchanges.dispatched(head, start, dispatched, match))) {
-			closeAfterAnswer();
-		}
-	}
-
 	@Override
 	public void endSuspended(String pool) {
 		this.exchanges.goOn(this.exchange.endSuspended(), pool);
@@ -310,7 +268,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 	 * @param match the request's route, dispatched once
 	 */
 	void readAhead(RouteMatch match) {
-		this.routed = match;
+		this.dispatch.readAhead(match);
 	}
 
 	/**
@@ -355,7 +313,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 			refuse(invalid.status(), invalid.reason(), RequestEvent.INVALID);
 		}
 		else if (this.reader.headReady()) {
-			headRead();
+			this.dispatch.headRead();
 		}
 		else {
 			this.reader.releaseEmptyBuffer();
@@ -374,8 +332,13 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 		closeAfterAnswer();
 	}
 
+	/** The request goes to its pool: the thread that runs it owns the connection until it hands it back. */
+	void dispatching() {
+		this.phase = Phase.DISPATCHED;
+	}
+
 	/** Sends the answer in the output, then closes once it is written and the client read it. */
-	private void closeAfterAnswer() {
+	void closeAfterAnswer() {
 		this.phase = Phase.CLOSING;
 		this.wire.closeAfterAnswer(this.out, true);
 	}
@@ -403,7 +366,7 @@ public final class Http1Protocol implements Protocol, HostedExchange {
 			BodyClock.Expiry expiry = this.deadlines.bodyExpiry(now);
 			if (expiry != BodyClock.Expiry.NONE) {
 				this.body.expired(expiry);
-				refuse(Status.REQUEST_TIMEOUT_408, Answers.lateBody(expiry).reason(), this.routed.route());
+				refuse(Status.REQUEST_TIMEOUT_408, Answers.lateBody(expiry).reason(), this.dispatch.routed().route());
 			}
 			return;
 		}

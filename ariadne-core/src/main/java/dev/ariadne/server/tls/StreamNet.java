@@ -7,14 +7,15 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
+import java.nio.channels.GatheringByteChannel;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A blocking socket's streams as the channel a {@link TlsChannel} reads and writes: reads
  * honour the socket's timeout, and, while a deadline is set (the handshake's), wait no longer
- * than until it. Heap buffers only (the channel's own).
+ * than until it; a gathering write is one write per buffer. Heap buffers only (the channel's own).
  */
-final class StreamNet implements ByteChannel {
+final class StreamNet implements ByteChannel, GatheringByteChannel {
 
 	private final Socket socket;
 
@@ -63,6 +64,20 @@ final class StreamNet implements ByteChannel {
 		this.out.write(src.array(), src.arrayOffset() + src.position(), length);
 		src.position(src.limit());
 		return length;
+	}
+
+	@Override
+	public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+		long written = 0;
+		for (int i = offset; i < offset + length; i++) {
+			written += write(srcs[i]);
+		}
+		return written;
+	}
+
+	@Override
+	public long write(ByteBuffer[] srcs) throws IOException {
+		return write(srcs, 0, srcs.length);
 	}
 
 	/** The encrypted bytes the socket holds unread. */

@@ -6,6 +6,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.GatheringByteChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.net.ssl.SSLEngine;
@@ -29,25 +30,26 @@ import dev.ariadne.server.stats.TlsProtocol;
  *
  * <p><b>Over a non-blocking socket</b> (the event loop), nothing ever waits: {@code read}
  * returns 0 when the socket has nothing, and {@code write} returns what the socket took. A
- * write reports a byte written only once the record that carries it has left: when the socket
- * takes only part of a record, the rest waits here and the last byte of what was encrypted is
- * reported unwritten, so the caller keeps it, watches the socket for writability and offers it
- * again; this channel then sends the rest of the record and takes the byte without encrypting it
- * twice. Two signals need the caller besides: {@link #wantsWrite()} (handshake bytes wait for
- * the socket: call {@link #flush()} when it is writable) and {@link #hasBufferedInput()}
- * (decrypted or whole encrypted records wait here: read again without waiting for readiness).
+ * write reports a byte written only once what was encrypted has left: when the socket takes only
+ * part of it, the rest waits here and the last byte encrypted is reported unwritten, so the
+ * caller keeps it, watches the socket for writability and offers it again; this channel then
+ * sends the rest and takes the byte without encrypting it twice. What one write hands over is
+ * encrypted into as many records as it needs, and they leave with one (gathering) socket write,
+ * as do the messages of one handshake flight ({@link TlsOutput}). Two signals need the caller
+ * besides: {@link #wantsWrite()} (handshake bytes wait for the socket: call {@link #flush()} when
+ * it is writable) and {@link #hasBufferedInput()} (decrypted or whole encrypted records wait
+ * here: read again without waiting for readiness).
  *
  * <p><b>Over a blocking socket</b> ({@link TlsSocket}), reads wait for a record and writes send
  * everything.
  *
- * <p>Threads: one thread reads at a time and one writes at a time (each side has a lock); a read
- * and a write may run at once. A read that advances the handshake takes the write side's lock
- * to write its messages, never the other way round. Buffers come from the endpoint and go back
- * as soon as they are empty, so an idle connection holds none.
+ * <p>Threads: one thread reads at a time and one writes at a time (each side has a lock, the
+ * write side's is its {@link TlsOutput}); a read and a write may run at once. A read that
+ * advances the handshake takes the write side's lock to write its messages, never the other way
+ * round. Buffers come from the endpoint and go back as soon as they are empty, so an idle
+ * connection holds none.
  */
 public final class TlsChannel implements ByteChannel {
-
-	private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
 	private static final int RECORD_HEADER = 5;
 
@@ -63,7 +65,8 @@ public final class TlsChannel implements ByteChannel {
 
 	private final Object readLock = new Object();
 
-	private final Object writeLock = new Object();
+	/** The write side; its monitor is the write lock. */
+	private final TlsOutput output;
 
 	private final AtomicBoolean counted = new AtomicBoolean();
 
@@ -76,9 +79,6 @@ public final class TlsChannel implements ByteChannel {
 	private volatile boolean plaintext;
 
 	private volatile boolean closed;
-
-	/** Encrypted bytes wait for the socket. */
-	private volatile boolean residue;
 
 	// ---- read side, guarded by readLock
 
@@ -94,21 +94,13 @@ public final class TlsChannel implements ByteChannel {
 	/** The client's close_notify or the end of the stream was read. */
 	private boolean inputDone;
 
-	// ---- write side, guarded by writeLock
-
-	/** Encrypted bytes the socket has not taken, in read mode; borrowed while it holds any. */
-	private ByteBuffer netOut;
-
-	/** The byte last reported unwritten was encrypted already: skip it when offered again. */
-	private boolean owed;
-
-	private boolean outputClosed;
-
-	TlsChannel(TlsEndpoint endpoint, ByteChannel net, boolean blocking, Runnable onHandshake) {
+	<C extends ByteChannel & GatheringByteChannel> TlsChannel(TlsEndpoint endpoint, C net, boolean blocking,
+			Runnable onHandshake) {
 		this.endpoint = endpoint;
 		this.net = net;
 		this.blocking = blocking;
 		this.onHandshake = onHandshake;
+		this.output = new TlsOutput(this, endpoint, net);
 	}
 
 	/**
@@ -234,7 +226,7 @@ public final class TlsChannel implements ByteChannel {
 			}
 			catch (SSLException ex) {
 				failed(ex);
-				sendAlert();
+				this.output.sendAlert(engine);
 				throw ex;
 			}
 			finally {
@@ -294,7 +286,7 @@ public final class TlsChannel implements ByteChannel {
 					next = this.engine.getHandshakeStatus();
 				}
 				case NEED_WRAP -> {
-					next = wrapHandshake();
+					next = this.output.wrapHandshake(this.engine);
 					if (next == null) {
 						// the socket is full: flush() goes on once it is writable
 						return stepped;
@@ -309,18 +301,6 @@ public final class TlsChannel implements ByteChannel {
 				}
 			}
 			stepped = true;
-		}
-	}
-
-	/** Writes the engine's next handshake message; {@code null} while the socket is full. */
-	private HandshakeStatus wrapHandshake() throws IOException {
-		synchronized (this.writeLock) {
-			if (!flushOutput()) {
-				return null;
-			}
-			SSLEngineResult result = wrapInto(EMPTY);
-			flushOutput();
-			return result.getHandshakeStatus();
 		}
 	}
 
@@ -393,8 +373,8 @@ public final class TlsChannel implements ByteChannel {
 	 */
 	@Override
 	public int write(ByteBuffer src) throws IOException {
-		synchronized (this.writeLock) {
-			if (this.closed || this.outputClosed) {
+		synchronized (this.output) {
+			if (this.closed || this.output.closed()) {
 				throw new ClosedChannelException();
 			}
 			if (this.plaintext) {
@@ -403,79 +383,8 @@ public final class TlsChannel implements ByteChannel {
 			if (!this.handshaken) {
 				throw new SSLException("Nothing can be written before the TLS handshake completes");
 			}
-			if (!flushOutput()) {
-				return 0;
-			}
-			int written = 0;
-			if (this.owed && src.hasRemaining()) {
-				src.position(src.position() + 1);
-				this.owed = false;
-				written = 1;
-			}
-			while (src.hasRemaining()) {
-				int before = src.position();
-				SSLEngineResult result = wrapInto(src);
-				if (result.getStatus() == Status.CLOSED) {
-					throw new ClosedChannelException();
-				}
-				int consumed = src.position() - before;
-				written += consumed;
-				if (!flushOutput()) {
-					if (consumed > 0) {
-						src.position(src.position() - 1);
-						written--;
-						this.owed = true;
-					}
-					return written;
-				}
-			}
-			return written;
+			return this.output.write(this.engine, src);
 		}
-	}
-
-	/** Encrypts into the (empty) encrypted output, in read mode afterwards. */
-	private SSLEngineResult wrapInto(ByteBuffer src) throws IOException {
-		while (true) {
-			if (this.netOut == null) {
-				this.netOut = this.endpoint.borrow();
-			}
-			ByteBuffer out = this.netOut;
-			out.clear();
-			SSLEngineResult result;
-			try {
-				result = this.engine.wrap(src, out);
-			}
-			catch (SSLException ex) {
-				out.limit(0);
-				failed(ex);
-				sendAlert();
-				throw ex;
-			}
-			out.flip();
-			if (result.getStatus() != Status.BUFFER_OVERFLOW) {
-				return result;
-			}
-			this.endpoint.release(out);
-			this.netOut = this.endpoint.borrow(this.engine.getSession().getPacketBufferSize());
-		}
-	}
-
-	/** Writes the encrypted output; whether it all left (then its buffer goes back). */
-	private boolean flushOutput() throws IOException {
-		ByteBuffer out = this.netOut;
-		if (out == null) {
-			return true;
-		}
-		while (out.hasRemaining()) {
-			if (this.net.write(out) == 0) {
-				this.residue = true;
-				return false;
-			}
-		}
-		this.netOut = null;
-		this.endpoint.release(out);
-		this.residue = false;
-		return true;
 	}
 
 	/**
@@ -485,11 +394,11 @@ public final class TlsChannel implements ByteChannel {
 	 * @throws IOException if the socket or the handshake failed
 	 */
 	public boolean flush() throws IOException {
-		synchronized (this.writeLock) {
+		synchronized (this.output) {
 			if (this.closed) {
 				return true;
 			}
-			if (!flushOutput()) {
+			if (!this.output.flush()) {
 				return false;
 			}
 		}
@@ -499,7 +408,7 @@ public final class TlsChannel implements ByteChannel {
 				handshakeStep(engine.getHandshakeStatus());
 			}
 		}
-		return !this.residue;
+		return !this.output.wantsWrite();
 	}
 
 	/**
@@ -508,7 +417,7 @@ public final class TlsChannel implements ByteChannel {
 	 * @return whether bytes wait
 	 */
 	public boolean wantsWrite() {
-		return this.residue;
+		return this.output.wantsWrite();
 	}
 
 	/**
@@ -553,19 +462,11 @@ public final class TlsChannel implements ByteChannel {
 	 * @throws IOException if the socket failed
 	 */
 	public boolean closeOutbound() throws IOException {
-		synchronized (this.writeLock) {
+		synchronized (this.output) {
 			if (this.plaintext || this.engine == null || this.closed) {
 				return true;
 			}
-			if (!flushOutput()) {
-				return false;
-			}
-			if (!this.outputClosed) {
-				this.outputClosed = true;
-				this.engine.closeOutbound();
-				wrapInto(EMPTY);
-			}
-			return flushOutput();
+			return this.output.closeOutbound(this.engine);
 		}
 	}
 
@@ -633,60 +534,12 @@ public final class TlsChannel implements ByteChannel {
 		if (!this.handshaken) {
 			countUnfinished();
 		}
-		synchronized (this.writeLock) {
-			if (closeNotify && this.handshaken && !this.outputClosed && !this.plaintext) {
-				sendCloseNotify();
-			}
-			if (this.netOut != null) {
-				this.endpoint.release(this.netOut);
-				this.netOut = null;
-			}
-		}
+		this.output.release(this.engine, closeNotify && this.handshaken && !this.plaintext);
 		synchronized (this.readLock) {
 			releaseInput(this.netIn);
 			this.netIn = null;
 			releaseInput(this.appIn);
 			this.appIn = null;
-		}
-	}
-
-	/** After a failure the engine holds its alert: sends it if the socket takes it now. */
-	private void sendAlert() {
-		synchronized (this.writeLock) {
-			try {
-				if (!flushOutput()) {
-					return;
-				}
-				if (this.netOut == null) {
-					this.netOut = this.endpoint.borrow();
-				}
-				ByteBuffer out = this.netOut;
-				out.clear();
-				try {
-					this.engine.wrap(EMPTY, out);
-				}
-				finally {
-					out.flip();
-				}
-				flushOutput();
-			}
-			catch (IOException ex) {
-				// the alert is a courtesy: the connection closes either way
-			}
-		}
-	}
-
-	private void sendCloseNotify() {
-		try {
-			if (flushOutput()) {
-				this.outputClosed = true;
-				this.engine.closeOutbound();
-				wrapInto(EMPTY);
-				flushOutput();
-			}
-		}
-		catch (IOException ex) {
-			// the client is gone: nothing to tell it
 		}
 	}
 
@@ -707,7 +560,8 @@ public final class TlsChannel implements ByteChannel {
 		}
 	}
 
-	private SSLException failed(SSLException failure) {
+	/** Counts a failed handshake, if it failed during one. */
+	SSLException failed(SSLException failure) {
 		if (!this.handshaken) {
 			SSLEngine engine = this.engine;
 			SSLSession session = (engine != null) ? engine.getHandshakeSession() : null;

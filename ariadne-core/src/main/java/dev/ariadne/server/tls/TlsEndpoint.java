@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
+import java.nio.channels.GatheringByteChannel;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -133,7 +134,7 @@ public final class TlsEndpoint {
 	 * @param onHandshake run on the thread that completes the handshake, once
 	 * @return the channel to read and write through
 	 */
-	public TlsChannel channel(ByteChannel net, Runnable onHandshake) {
+	public <C extends ByteChannel & GatheringByteChannel> TlsChannel channel(C net, Runnable onHandshake) {
 		return new TlsChannel(this, net, false, onHandshake);
 	}
 
