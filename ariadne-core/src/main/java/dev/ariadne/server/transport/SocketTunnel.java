@@ -54,9 +54,9 @@ final class SocketTunnel {
 	}
 
 	/**
-	 * Reads for the tunnel's protocol, waiting for the client (the connection's thread for a
-	 * non-blocking reader, or a blocking reader's own thread), unless the exchange has ended.
-	 * One reader at a time.
+	 * Reads the connection; once it is a tunnel, a read that waits for the client (the
+	 * connection's thread for a non-blocking reader, or a blocking reader's own thread) is one the
+	 * tunnel's end can stop, and none waits after that end. One reader at a time.
 	 * @param input the connection's input
 	 * @param in where to read
 	 * @param until when to stop waiting ({@code Long.MAX_VALUE}: never)
@@ -64,6 +64,9 @@ final class SocketTunnel {
 	 * @throws IOException if the read failed
 	 */
 	int read(SocketInput input, ByteBuffer in, long until) throws IOException {
+		if (until == 0 || !this.on) {
+			return input.read(in, until);
+		}
 		this.waiting = true;
 		try {
 			return this.ending ? -1 : input.read(in, until);

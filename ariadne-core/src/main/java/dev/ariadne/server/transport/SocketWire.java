@@ -252,15 +252,12 @@ public final class SocketWire implements Wire, TrackedConnection {
 
 	@Override
 	public int read(ByteBuffer in, long until) throws IOException {
-		if (until != 0) {
-			if (this.tunnel.on()) {
-				// another thread writes; the tunnel's end stops a read that waits
-				return this.tunnel.read(this.input, in, until);
-			}
-			// what the exchange answered leaves before the thread waits for the client
+		if (until != 0 && !this.tunnel.on()) {
+			// what the exchange answered leaves before the thread waits for the client; in a
+			// tunnel another thread writes
 			this.protocol.out().flush();
 		}
-		return this.input.read(in, until);
+		return this.tunnel.read(this.input, in, until);
 	}
 
 	@Override
