@@ -49,7 +49,7 @@ final class ChannelInput {
 		else if (phase == Phase.CLOSING) {
 			discard();
 		}
-		else if (!this.demand.pending()) {
+		else if (!this.demand.pending() && this.demand.unwatched()) {
 			// the client sent more while a worker has the connection, and nobody waits for it
 			// (pipelining, a body nobody reads yet): stop watching until the protocol reads
 			// again or demands. Dropped only here, lazily: a usual turn makes no epoll_ctl
@@ -58,11 +58,12 @@ final class ChannelInput {
 		else if (!this.wire.protocol().unparkInput()) {
 			// an idle tunnel gave its buffer back, and none fits the budget now: the reader is
 			// told once one does (resumeReading)
+			this.demand.unwatch();
 			key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
 			this.loop.awaitBuffer(this.wire);
 		}
 		else {
-			this.demand.fire();
+			this.demand.fireWatched();
 		}
 	}
 
@@ -86,6 +87,7 @@ final class ChannelInput {
 		if (read == 0) {
 			if (!this.wire.protocol().holdsInput()) {
 				// at the buffer budget: read no more until a buffer is free (back-pressure)
+				this.demand.unwatch();
 				key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
 				this.wire.protocol().awaitingInputBuffer();
 				this.loop.awaitBuffer(this.wire);

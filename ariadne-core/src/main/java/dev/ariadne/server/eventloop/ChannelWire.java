@@ -95,7 +95,8 @@ final class ChannelWire implements Wire, TrackedConnection {
 				context.budget(), this.stalls);
 		this.remote = (InetSocketAddress) channel.getRemoteAddress();
 		this.local = (InetSocketAddress) channel.getLocalAddress();
-		this.demand = new InputDemand(loop, this.io, this::watchReadable, () -> protocol().phase() == Phase.CLOSED);
+		this.demand = new InputDemand(loop, this.io, this::watchReadable, () -> protocol().parkIdleInput(),
+				() -> protocol().phase() == Phase.CLOSED);
 		this.input = new ChannelInput(this, loop, channel, this.tls, this.demand);
 		this.protocol = first.create(this);
 	}
@@ -310,11 +311,12 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	// ---- writing (selector thread)
 
-	/** Watches for input a thread reading the body waits for; selector thread. */
+	/**
+	 * Watches for input a thread reading the body waits for; selector thread. The demand then
+	 * gives back the input buffer of an idle tunnel ({@link Protocol#parkIdleInput}).
+	 */
 	private void watchReadable() {
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
-		// an idle connection holds no input buffer, a tunnel's neither
-		this.protocol.parkIdleInput();
 	}
 
 	/** Watches the socket for writability: bytes wait in the write queue. */
@@ -354,6 +356,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 
 	@Override
 	public void readAgain() {
+		this.demand.unwatch();
 		this.key.interestOps(SelectionKey.OP_READ);
 		// decrypted input may wait that the socket will not signal again
 		this.input.readTlsHeld();
@@ -363,6 +366,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 	public void handOff(Protocol.Factory next, ByteBuffer unread) {
 		Protocol protocol = next.create(this);
 		this.protocol = protocol;
+		this.demand.unwatch();
 		protocol.takeOver(unread);
 		if (protocol.phase() == Phase.READING && this.key.isValid()) {
 			this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
@@ -424,7 +428,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 		}
 		this.writes.close();
 		// a thread reading the body finds the channel closed
-		this.demand.fire();
+		this.demand.closed();
 		if (this.key != null) {
 			this.key.cancel();
 		}

@@ -18,8 +18,13 @@ import dev.ariadne.server.protocol.Wire;
  * body's limits run out ({@link #checkTimeout}). Either way the reading thread then reads the
  * socket itself.
  *
- * <p>Thread ownership: {@link #read} and {@link #demand} by the thread reading the body; the
- * demand itself is the selector thread's, handed to it with a selector task.
+ * <p>Thread ownership: {@link #read} and {@link #demand} by the thread reading the body, which
+ * leaves the demand; the selector reads and clears it. While the selector still watches the
+ * socket for the connection (it fired the last demand and input has not come since, as in a
+ * WebSocket echo), a demand needs no selector task and no wake-up: the selector finds it at the
+ * next readiness. Otherwise a selector task turns read interest on. The demanding thread writes
+ * the demand then reads {@link #watching}; the selector clears {@code watching} then reads the
+ * demand before it drops read interest, so that one of them always sees the other.
  */
 final class InputDemand {
 
@@ -31,20 +36,38 @@ final class InputDemand {
 	/** Turns read interest on for the connection's key; selector thread. */
 	private final Runnable watch;
 
+	/** Gives back the empty input buffer of a reader that waits for the client; selector thread. */
+	private final Runnable parkIdle;
+
 	/** Whether the connection is closed; selector thread. */
 	private final BooleanSupplier closed;
 
 	/** Signals the worker waiting for input; created once, handed to the selector per wait. */
 	private final Runnable wake = this::wake;
 
+	/** The selector task of a demand the selector does not watch for yet; created once. */
+	private final Runnable watchTask = this::watch;
+
+	/** The selector task that parks the input of a reader that waits; created once. */
+	private final Runnable parkTask = this::park;
+
 	private volatile Thread waiting;
 
 	private volatile boolean signalled;
 
-	// ---- selector thread only
+	/**
+	 * What to tell once input arrives, for a thread waiting for more of a body; or {@code null}.
+	 * Set by the demanding thread, cleared by the selector.
+	 */
+	private volatile Runnable demand;
 
-	/** What to tell once input arrives, for a thread waiting for more of a body; or {@code null}. */
-	private Runnable demand;
+	/**
+	 * Whether the key has read interest for a demand, so that the selector tells a demand left
+	 * now at the next readiness. Written by the selector only.
+	 */
+	private volatile boolean watching;
+
+	// ---- written by the demanding thread before the demand, read by the selector after it
 
 	/** The exchange of a non-blocking reader that demands, or {@code null}. */
 	private HostedExchange reader;
@@ -55,10 +78,11 @@ final class InputDemand {
 	 */
 	private long deadline;
 
-	InputDemand(SelectorLoop loop, ByteChannel io, Runnable watch, BooleanSupplier closed) {
+	InputDemand(SelectorLoop loop, ByteChannel io, Runnable watch, Runnable parkIdle, BooleanSupplier closed) {
 		this.loop = loop;
 		this.io = io;
 		this.watch = watch;
+		this.parkIdle = parkIdle;
 		this.closed = closed;
 	}
 
@@ -137,7 +161,8 @@ final class InputDemand {
 
 	/**
 	 * Asks the selector to tell the thread reading the body once input arrives (or the
-	 * connection closes). Any thread but the selector, while the exchange holds the connection.
+	 * connection closes). Any thread but the selector, while the exchange holds the connection,
+	 * one demand at a time: the next only after the last was told.
 	 * @param wake what to run on the selector thread; it must not block
 	 * @param deadline when to give up, by the body's clock, for a non-blocking reader; 0 for a
 	 * thread that waits and keeps its own time
@@ -145,18 +170,56 @@ final class InputDemand {
 	 * {@code null} for a thread that waits
 	 */
 	void demand(Runnable wake, long deadline, HostedExchange reader) {
-		this.loop.execute(() -> watch(wake, deadline, reader));
-	}
-
-	private void watch(Runnable wake, long deadline, HostedExchange reader) {
-		if (this.closed.getAsBoolean()) {
-			wake.run();
-			return;
-		}
-		this.demand = wake;
 		this.deadline = deadline;
 		this.reader = reader;
+		this.demand = wake;
+		if (this.watching) {
+			// the selector finds the demand at the next readiness; the idle input buffer goes
+			// back at its next pass, which input or the tick brings, without a wake-up
+			this.loop.later(this.parkTask);
+			return;
+		}
+		this.loop.execute(this.watchTask);
+	}
+
+	/** Turns read interest on for a demand left while the selector did not watch; selector thread. */
+	private void watch() {
+		if (this.closed.getAsBoolean()) {
+			fire();
+			return;
+		}
 		this.watch.run();
+		this.watching = true;
+		park();
+	}
+
+	/** Gives back the input buffer of a reader that still waits; selector thread. */
+	private void park() {
+		if (this.demand != null) {
+			this.parkIdle.run();
+		}
+	}
+
+	/**
+	 * The socket is readable while nobody demands: unless a demand came meanwhile, the selector
+	 * is to stop watching. Selector thread.
+	 * @return whether to drop read interest; {@code false} when a demand is there to tell
+	 */
+	boolean unwatched() {
+		this.watching = false;
+		if (this.demand == null) {
+			return true;
+		}
+		this.watching = true;
+		return false;
+	}
+
+	/**
+	 * The key's read interest went off, or the connection leaves the phase in which a worker
+	 * reads it: the next demand turns it on again. Selector thread.
+	 */
+	void unwatch() {
+		this.watching = false;
 	}
 
 	/**
@@ -181,6 +244,21 @@ final class InputDemand {
 		this.reader = null;
 		demand.run();
 		return true;
+	}
+
+	/**
+	 * Input arrived: tells the thread that asked, and the key keeps its read interest, so that
+	 * its next demand needs no wake-up; selector thread.
+	 */
+	void fireWatched() {
+		this.watching = true;
+		fire();
+	}
+
+	/** The connection closed: tells the thread that asked, and any demand from now on at once. */
+	void closed() {
+		this.watching = false;
+		fire();
 	}
 
 	/**

@@ -198,6 +198,15 @@ final class SelectorLoop implements Runnable {
 		}
 	}
 
+	/**
+	 * Runs a task on this loop's thread at its next pass, without waking it: for work that may
+	 * wait for the next readiness or the next tick ({@value #TICK_MILLIS} ms). Any thread.
+	 * @param task the task; it must not block
+	 */
+	void later(Runnable task) {
+		this.tasks.add(task);
+	}
+
 	/** Adopts a newly accepted connection. Any thread. */
 	void adopt(ChannelWire connection) {
 		execute(() -> {
