@@ -142,6 +142,8 @@ final class ChannelInput {
 			}
 			if (this.demand.pending() && key.isValid()) {
 				key.interestOps(key.interestOps() | SelectionKey.OP_READ);
+				// what arrived may be read already, and the socket quiet: the reader is told now
+				this.demand.fireWatched();
 			}
 			return true;
 		}

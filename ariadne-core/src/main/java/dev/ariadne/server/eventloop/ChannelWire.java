@@ -35,7 +35,9 @@ import dev.ariadne.server.tls.TlsChannel;
  * request is with a worker, the worker owns the protocol's input and output and reads the body
  * from the socket itself ({@link #read} with a deadline: a demand on the selector, then a park),
  * and the selector reads nothing else: pipelined requests are answered in order, and neither
- * they nor a body are buffered beyond the one input buffer.
+ * they nor a body are buffered beyond the one input buffer. Only for a non-blocking reader of a
+ * connection that switched protocols does the selector read what arrived into that reader's
+ * buffer before it tells it ({@link Protocol#unparkInput}).
  *
  * <p>On a TLS listener, reads and writes go through a {@link TlsChannel} over the socket: its
  * handshake runs on the selector as the connection reads, within the handshake timeout; the

@@ -20,8 +20,9 @@ import dev.ariadne.http.RequestHead;
  * <p>One reader at a time, which owns the input buffer while it reads. Where the wire pools its
  * buffers (the event loop), an idle connection holds none, as a keep-alive connection holds none:
  * once a non-blocking reader found nothing and waits for the client, the wire's own thread gives
- * the empty buffer back ({@link #park}) and borrows one again when input arrives, before it tells
- * the reader ({@link #unpark}), so that idle sessions do not hold the buffer budget. The lock
+ * the empty buffer back ({@link #park}) and borrows one again when input arrives, and reads the
+ * input into it before it tells the reader ({@link #unpark}), so that idle sessions do not hold
+ * the buffer budget. The lock
  * keeps the wire's thread from taking the buffer from a reader that uses it; the wire's thread
  * only tries it, never waits for it.
  */
@@ -223,23 +224,33 @@ final class Http1Tunnel {
 	}
 
 	/**
-	 * Borrows an input buffer again for a parked reader: input arrived. The wire's own thread,
-	 * before it tells the reader.
-	 * @return false when none fits the budget (the reader is not told yet); true otherwise
+	 * Input arrived for a non-blocking reader that waits: borrows an input buffer again if the
+	 * reader gave its back, and reads what the connection has into it, so that the socket is
+	 * drained before the reader is told and does not signal the wire's thread again while the
+	 * reader works (what a failure, kept for the reader, or the end does likewise). The wire's
+	 * own thread, before it tells the reader.
+	 * @return false when no buffer fits the budget (the reader is not told yet); true otherwise
 	 */
 	boolean unpark() {
-		if (!this.parked || !this.lock.tryLock()) {
-			// a reader that holds the lock finds no buffer, and waits for the client again
+		if (this.closed || !this.lock.tryLock()) {
+			// a reader that holds the lock finds no buffer, and waits for the client again, or
+			// reads for itself
 			return true;
 		}
 		try {
-			if (!this.parked || this.closed) {
-				return true;
+			if (this.parked) {
+				if (!this.reader.borrowBuffer()) {
+					return false;
+				}
+				this.parked = false;
 			}
-			if (!this.reader.borrowBuffer()) {
-				return false;
+			if (this.failure == null) {
+				advance(false);
 			}
-			this.parked = false;
+			return true;
+		}
+		catch (IOException ex) {
+			this.failure = ex;
 			return true;
 		}
 		finally {

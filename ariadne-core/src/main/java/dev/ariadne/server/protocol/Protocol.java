@@ -129,7 +129,9 @@ public interface Protocol {
 
 	/**
 	 * Input arrived for a thread that waits for it: the protocol borrows back the buffer
-	 * {@link #parkIdleInput} gave back, before that thread is told. The wire's own thread.
+	 * {@link #parkIdleInput} gave back, before that thread is told, and may read what arrived
+	 * into it for that thread, if no thread uses it (so that the socket does not signal again
+	 * while the thread works). The wire's own thread.
 	 * @return false when no buffer fits the budget, so that the wire waits for one before it
 	 * tells the thread; true otherwise (nothing was given back, by default)
 	 */
