@@ -51,6 +51,13 @@ final class Http1Tunnel {
 	/** Whether the connection closed: no buffer comes back after that. */
 	private volatile boolean closed;
 
+	/**
+	 * Whether the last non-blocking read found nothing in the connection, so that the readiness
+	 * check that follows it need not read again: the wire tells the reader of what came since.
+	 * Guarded by the lock.
+	 */
+	private boolean foundNothing;
+
 	Http1Tunnel(Http1Reader reader, RequestHead head) {
 		this.reader = reader;
 		this.protocol = name(head.headers().get(HeaderName.UPGRADE));
@@ -152,7 +159,9 @@ final class Http1Tunnel {
 		}
 		this.lock.lock();
 		try {
-			return copy(advance(false), bytes, offset, length);
+			int read = copy(advance(false), bytes, offset, length);
+			this.foundNothing = read == 0;
+			return read;
 		}
 		finally {
 			this.lock.unlock();
@@ -173,6 +182,14 @@ final class Http1Tunnel {
 		}
 		this.lock.lock();
 		try {
+			if (this.foundNothing) {
+				// a read just found nothing: the reader asks to be told when more comes
+				this.foundNothing = false;
+				ByteBuffer in = this.reader.buffer();
+				if (in == null || !in.hasRemaining()) {
+					return false;
+				}
+			}
 			return advance(false) != 0;
 		}
 		catch (IOException ex) {
