@@ -58,6 +58,15 @@ final class Http1Tunnel {
 	 */
 	private boolean foundNothing;
 
+	/**
+	 * Whether the wire's own thread last read the connection ({@link #unpark}) and found less
+	 * than the buffer holds, and nobody read it since: the connection was empty then, so a
+	 * non-blocking read that uses the buffer up need not ask it again (a system call that finds
+	 * nothing, per message of a WebSocket echo); the wire tells the reader of what came since, as
+	 * it does after an empty read. Guarded by the lock.
+	 */
+	private boolean drained;
+
 	Http1Tunnel(Http1Reader reader, RequestHead head) {
 		this.reader = reader;
 		this.protocol = name(head.headers().get(HeaderName.UPGRADE));
@@ -262,7 +271,12 @@ final class Http1Tunnel {
 				this.parked = false;
 			}
 			if (this.failure == null) {
+				ByteBuffer in = this.reader.buffer();
+				boolean usedUp = in != null && !in.hasRemaining();
+				this.drained = false;
 				advance(false);
+				// read into an empty buffer (compacted to its start) and not filled: nothing was left
+				this.drained = usedUp && in.hasRemaining() && in.limit() < in.capacity();
 			}
 			return true;
 		}
@@ -301,6 +315,12 @@ final class Http1Tunnel {
 		while (!in.hasRemaining()) {
 			if (this.ended) {
 				return -1;
+			}
+			if (this.drained) {
+				this.drained = false;
+				if (!wait) {
+					return 0;
+				}
 			}
 			int read = this.reader.fillHeld(wait ? Long.MAX_VALUE : 0);
 			if (read < 0) {
