@@ -64,7 +64,7 @@ class SampleStarvationIT {
 		List<CompletableFuture<RawResponse>> answers = sendFromEveryClient();
 		Await.until(DEADLINE, () -> answered(answers) == 4 && "4.0".equals(gauge("ariadne_pool_threads_busy"))
 				&& "16.0".equals(gauge("ariadne_pool_queue_size")),
-				() -> answered(answers) + " answered; " + gauges());
+				() -> answered(answers) + " answered " + statuses(answers) + "; " + gauges());
 		assertThat(gauge("ariadne_pool_threads_max")).isEqualTo("4.0");
 		assertThat(gauge("ariadne_pool_saturation")).isEqualTo("1.0");
 		// the four stay pinned by their idle connections: nobody else is served meanwhile
@@ -124,6 +124,15 @@ class SampleStarvationIT {
 			}, this.threads));
 		}
 		return answers;
+	}
+
+	/** The status and the Connection field of every answer so far, for a failure's message. */
+	private static List<String> statuses(List<CompletableFuture<RawResponse>> answers) {
+		return answers.stream()
+			.filter((answer) -> answer.isDone() && !answer.isCompletedExceptionally())
+			.map(CompletableFuture::join)
+			.map((response) -> response.status() + (response.announcesClose() ? " close" : ""))
+			.toList();
 	}
 
 	private static int answered(List<CompletableFuture<RawResponse>> answers) {
