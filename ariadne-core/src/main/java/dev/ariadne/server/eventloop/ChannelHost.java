@@ -64,22 +64,27 @@ final class ChannelHost implements AsyncHost {
 	public void awaitReadable(TaskPool routePool, Runnable task) {
 		// a non-blocking reader holds no worker while it waits: the body's own limits apply
 		long deadline = this.exchange.nonBlockingReadWait();
-		Entered reading = this.reading;
-		if (reading == null || reading.task != task || reading.pool != routePool) {
-			reading = new Entered(task, routePool, () -> enter(routePool, task));
-			this.reading = reading;
-		}
+		Entered reading = entered(this.reading, routePool, task);
+		this.reading = reading;
 		this.wire.demand().demand(reading.entry, deadline, this.exchange);
 	}
 
 	@Override
 	public boolean writable(TaskPool routePool, Runnable task) {
-		Entered writing = this.writing;
-		if (writing == null || writing.task != task || writing.pool != routePool) {
-			writing = new Entered(task, routePool, () -> enter(routePool, task));
+		Entered kept = this.writing;
+		Entered writing = entered(kept, routePool, task);
+		if (writing != kept) {
 			this.writing = writing;
 		}
 		return this.writes.writable(writing.entry);
+	}
+
+	/** The entry kept for a callback if it is the same callback on the same pool, else a new one. */
+	private Entered entered(Entered kept, TaskPool routePool, Runnable task) {
+		if (kept != null && kept.task == task && kept.pool == routePool) {
+			return kept;
+		}
+		return new Entered(task, routePool, () -> enter(routePool, task));
 	}
 
 	/** Queues a reader's or writer's callback on the exchange's pool. */

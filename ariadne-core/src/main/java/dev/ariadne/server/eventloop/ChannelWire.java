@@ -97,8 +97,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 				context.budget(), this.stalls);
 		this.remote = (InetSocketAddress) channel.getRemoteAddress();
 		this.local = (InetSocketAddress) channel.getLocalAddress();
-		this.demand = new InputDemand(loop, this.io, this::watchReadable, () -> protocol().parkIdleInput(),
-				() -> protocol().phase() == Phase.CLOSED);
+		this.demand = new InputDemand(loop, this.io, this);
 		this.input = new ChannelInput(this, loop, channel, this.tls, this.demand);
 		this.protocol = first.create(this);
 	}
@@ -317,8 +316,13 @@ final class ChannelWire implements Wire, TrackedConnection {
 	 * Watches for input a thread reading the body waits for; selector thread. The demand then
 	 * gives back the input buffer of an idle tunnel ({@link Protocol#parkIdleInput}).
 	 */
-	private void watchReadable() {
+	void watchReadable() {
 		this.key.interestOps(this.key.interestOps() | SelectionKey.OP_READ);
+	}
+
+	/** Whether the connection is closed; selector thread. */
+	boolean isClosed() {
+		return this.protocol.phase() == Phase.CLOSED;
 	}
 
 	/** Watches the socket for writability: bytes wait in the write queue. */
@@ -425,7 +429,7 @@ final class ChannelWire implements Wire, TrackedConnection {
 	/** Closes now; selector thread. */
 	@Override
 	public void close() {
-		if (this.protocol.phase() == Phase.CLOSED) {
+		if (isClosed()) {
 			return;
 		}
 		this.writes.close();

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import dev.ariadne.server.protocol.HostedExchange;
 import dev.ariadne.server.protocol.Wire;
@@ -33,14 +32,12 @@ final class InputDemand {
 	/** The socket, or TLS over it. */
 	private final ByteChannel io;
 
-	/** Turns read interest on for the connection's key; selector thread. */
-	private final Runnable watch;
-
-	/** Gives back the empty input buffer of a reader that waits for the client; selector thread. */
-	private final Runnable parkIdle;
-
-	/** Whether the connection is closed; selector thread. */
-	private final BooleanSupplier closed;
+	/**
+	 * The connection, called back on the selector thread to turn read interest on, to give back
+	 * an idle reader's empty input buffer, and to tell whether it is closed: one reference rather
+	 * than a callback object each, for every connection held.
+	 */
+	private final ChannelWire wire;
 
 	/** Signals the worker waiting for input; created once, handed to the selector per wait. */
 	private final Runnable wake = this::wake;
@@ -78,12 +75,10 @@ final class InputDemand {
 	 */
 	private long deadline;
 
-	InputDemand(SelectorLoop loop, ByteChannel io, Runnable watch, Runnable parkIdle, BooleanSupplier closed) {
+	InputDemand(SelectorLoop loop, ByteChannel io, ChannelWire wire) {
 		this.loop = loop;
 		this.io = io;
-		this.watch = watch;
-		this.parkIdle = parkIdle;
-		this.closed = closed;
+		this.wire = wire;
 	}
 
 	/**
@@ -184,11 +179,11 @@ final class InputDemand {
 
 	/** Turns read interest on for a demand left while the selector did not watch; selector thread. */
 	private void watch() {
-		if (this.closed.getAsBoolean()) {
+		if (this.wire.isClosed()) {
 			fire();
 			return;
 		}
-		this.watch.run();
+		this.wire.watchReadable();
 		this.watching = true;
 		park();
 	}
@@ -196,7 +191,7 @@ final class InputDemand {
 	/** Gives back the input buffer of a reader that still waits; selector thread. */
 	private void park() {
 		if (this.demand != null) {
-			this.parkIdle.run();
+			this.wire.protocol().parkIdleInput();
 		}
 	}
 

@@ -52,20 +52,13 @@ final class Http1Tunnel {
 	private volatile boolean closed;
 
 	/**
-	 * Whether the last non-blocking read found nothing in the connection, so that the readiness
-	 * check that follows it need not read again: the wire tells the reader of what came since.
-	 * Guarded by the lock.
+	 * Whether the connection was found empty by the last look at it, and nobody looked since: a
+	 * non-blocking read found nothing, or the wire's own thread ({@link #unpark}) read less than
+	 * the buffer holds. The next non-blocking read that finds the buffer used up then returns
+	 * nothing without asking the connection again (a system call that finds nothing, per message
+	 * of a WebSocket echo): the wire tells the reader of what came since. Guarded by the lock.
 	 */
-	private boolean foundNothing;
-
-	/**
-	 * Whether the wire's own thread last read the connection ({@link #unpark}) and found less
-	 * than the buffer holds, and nobody read it since: the connection was empty then, so a
-	 * non-blocking read that uses the buffer up need not ask it again (a system call that finds
-	 * nothing, per message of a WebSocket echo); the wire tells the reader of what came since, as
-	 * it does after an empty read. Guarded by the lock.
-	 */
-	private boolean drained;
+	private boolean knownEmpty;
 
 	Http1Tunnel(Http1Reader reader, RequestHead head) {
 		this.reader = reader;
@@ -168,9 +161,7 @@ final class Http1Tunnel {
 		}
 		this.lock.lock();
 		try {
-			int read = copy(advance(false), bytes, offset, length);
-			this.foundNothing = read == 0;
-			return read;
+			return copy(advance(false), bytes, offset, length);
 		}
 		finally {
 			this.lock.unlock();
@@ -191,14 +182,6 @@ final class Http1Tunnel {
 		}
 		this.lock.lock();
 		try {
-			if (this.foundNothing) {
-				// a read just found nothing: the reader asks to be told when more comes
-				this.foundNothing = false;
-				ByteBuffer in = this.reader.buffer();
-				if (in == null || !in.hasRemaining()) {
-					return false;
-				}
-			}
 			return advance(false) != 0;
 		}
 		catch (IOException ex) {
@@ -273,10 +256,10 @@ final class Http1Tunnel {
 			if (this.failure == null) {
 				ByteBuffer in = this.reader.buffer();
 				boolean usedUp = in != null && !in.hasRemaining();
-				this.drained = false;
+				this.knownEmpty = false;
 				advance(false);
-				// read into an empty buffer (compacted to its start) and not filled: nothing was left
-				this.drained = usedUp && in.hasRemaining() && in.limit() < in.capacity();
+				// read into the empty buffer (compacted to its start) and not filled: nothing was left
+				this.knownEmpty = usedUp && in.hasRemaining() && in.limit() < in.capacity();
 			}
 			return true;
 		}
@@ -316,8 +299,8 @@ final class Http1Tunnel {
 			if (this.ended) {
 				return -1;
 			}
-			if (this.drained) {
-				this.drained = false;
+			if (this.knownEmpty) {
+				this.knownEmpty = false;
 				if (!wait) {
 					return 0;
 				}
@@ -328,6 +311,7 @@ final class Http1Tunnel {
 				return -1;
 			}
 			if (read == 0 && !wait) {
+				this.knownEmpty = true;
 				return 0;
 			}
 		}
