@@ -31,6 +31,7 @@ import dev.ariadne.server.stats.RejectReason;
 import dev.ariadne.server.websocket.WebSocketHandler;
 import dev.ariadne.server.websocket.WebSocketListener;
 import dev.ariadne.server.websocket.WebSocketSession;
+import dev.ariadne.websocket.WebSocketLimits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -74,6 +75,7 @@ class WebSocketSessionIT {
 						WebSocketSessionIT.this.serverEvents.add("closer:" + code);
 					}
 				})),
+				Route.get("/own", WebSocketHandler.of((request) -> new OwnSettings())),
 				Route.get("/refused", WebSocketHandler.of((request) -> null)),
 				Route.get("/parts", WebSocketHandler.of((request) -> new Parts())),
 				Route.get("/utf8", WebSocketHandler.of((request) -> new Utf8Echo())),
@@ -264,6 +266,30 @@ class WebSocketSessionIT {
 
 	@ParameterizedTest
 	@EnumSource(IoModel.class)
+	void aSessionsOwnLimitsAndIdleTimeoutReplaceTheSettings(IoModel model) throws Exception {
+		start(model, (ws) -> ws);
+		try (WsClient client = WsClient.connect(this.server, "/own")) {
+			// its own limit of 100 bytes, from its open, then 1,000 once it asks for it
+			assertThat(client.sendAndReceive("x".repeat(100))).isEqualTo("text:" + "x".repeat(100));
+			assertThat(client.sendAndReceive("raise")).isEqualTo("text:raise");
+			assertThat(client.sendAndReceive("y".repeat(1000))).isEqualTo("text:" + "y".repeat(1000));
+			client.socket.sendText("z".repeat(1001), true).get(10, TimeUnit.SECONDS);
+			assertThat(client.next()).startsWith("close:1009:");
+		}
+		try (WsClient client = WsClient.connect(this.server, "/own")) {
+			client.socket.sendText("x".repeat(101), true).get(10, TimeUnit.SECONDS);
+			assertThat(client.next()).startsWith("close:1009:");
+		}
+		try (WsClient client = WsClient.connect(this.server, "/own?idle")) {
+			// its own idle timeout of 300 ms, where the server's is 5 minutes
+			long start = System.nanoTime();
+			assertThat(client.next()).isEqualTo("close:1001:Idle timeout");
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250), Duration.ofSeconds(10));
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(IoModel.class)
 	void pingsAQuietSessionThatAnswersAndStaysOpen(IoModel model) throws Exception {
 		start(model, (ws) -> ws.withIdleTimeout(Duration.ofMillis(600)).withPingInterval(Duration.ofMillis(150)));
 		try (WsClient client = WsClient.connect(this.server, "/echo")) {
@@ -353,6 +379,27 @@ class WebSocketSessionIT {
 			ByteBuffer first = utf8.duplicate().limit(1);
 			utf8.position(1);
 			return session.sendText(first, false).thenCompose((sent) -> session.sendText(utf8, true));
+		}
+
+	}
+
+	/** Echoes under limits and an idle timeout of its own, and raises its limit when asked. */
+	private static final class OwnSettings implements WebSocketListener {
+
+		@Override
+		public void onOpen(WebSocketSession session) {
+			session.limits(new WebSocketLimits(4096, 100));
+			if ("idle".equals(session.query())) {
+				session.idleTimeout(Duration.ofMillis(300));
+			}
+		}
+
+		@Override
+		public CompletionStage<?> onText(WebSocketSession session, String text) {
+			if (text.equals("raise")) {
+				session.limits(new WebSocketLimits(4096, 1000));
+			}
+			return session.sendText(text);
 		}
 
 	}

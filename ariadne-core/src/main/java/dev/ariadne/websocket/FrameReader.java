@@ -55,7 +55,7 @@ public final class FrameReader implements AutoCloseable {
 
 	private static final int MAX_CONTROL = 125;
 
-	private final WebSocketLimits limits;
+	private WebSocketLimits limits;
 
 	private final boolean masked;
 
@@ -130,6 +130,16 @@ public final class FrameReader implements AutoCloseable {
 	 */
 	public boolean isIdle() {
 		return this.state == State.HEADER && this.headerFill == 0 && !this.message.isActive();
+	}
+
+	/**
+	 * Enforces other limits from the next frame on (a message under way keeps the size limit it
+	 * began with): an endpoint's own, set after the connection opened.
+	 * @param limits the limits to enforce
+	 */
+	public void limits(WebSocketLimits limits) {
+		this.limits = limits;
+		this.message.nextMaxMessageSize(limits.maxMessageSize());
 	}
 
 	/**

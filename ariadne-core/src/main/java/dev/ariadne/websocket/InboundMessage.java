@@ -11,7 +11,10 @@ final class InboundMessage {
 
 	private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
 
-	private final int maxMessageSize;
+	private int maxMessageSize;
+
+	/** The limit of the messages that start from now on. */
+	private int nextMaxMessageSize;
 
 	private final Utf8Validator utf8 = new Utf8Validator();
 
@@ -42,6 +45,7 @@ final class InboundMessage {
 
 	InboundMessage(int maxMessageSize, MessageInflater inflater) {
 		this.maxMessageSize = maxMessageSize;
+		this.nextMaxMessageSize = maxMessageSize;
 		this.inflater = inflater;
 	}
 
@@ -53,7 +57,12 @@ final class InboundMessage {
 		return this.compressed;
 	}
 
+	void nextMaxMessageSize(int maxMessageSize) {
+		this.nextMaxMessageSize = maxMessageSize;
+	}
+
 	void start(boolean text, boolean compressed) {
+		this.maxMessageSize = this.nextMaxMessageSize;
 		this.active = true;
 		this.text = text;
 		this.compressed = compressed;

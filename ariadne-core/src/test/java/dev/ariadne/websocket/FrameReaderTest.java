@@ -241,6 +241,34 @@ class FrameReaderTest {
 	}
 
 	@Test
+	void appliesOtherLimitsFromTheNextMessageOnAndLetsTheMessageUnderWayKeepItsOwn() throws Exception {
+		FrameReader reader = new FrameReader(new WebSocketLimits(1000, 300), null);
+		RecordingListener listener = new RecordingListener();
+		// a message of two frames begins under a limit of 300 bytes, which then drops to 100
+		reader.read(WsFrames.chunk(frame(false, 0, BINARY, repeat(1, 150)), 0), listener);
+		reader.limits(new WebSocketLimits(1000, 100));
+		reader.read(WsFrames.chunk(frame(true, 0, CONT, repeat(2, 150)), 0), listener);
+		assertThat(listener.events()).as("the message under way keeps its 300 bytes").singleElement()
+			.asString()
+			.startsWith("binary 0x0101")
+			.endsWith("frames=2");
+		// the next message is bound by the new limit: 150 bytes are too many, from the header on
+		byte[] header = java.util.Arrays.copyOf(frame(TEXT, repeat('a', 150)), 8);
+		assertThatExceptionOfType(WebSocketException.class)
+			.isThrownBy(() -> reader.read(WsFrames.chunk(header, 0), listener))
+			.satisfies((ex) -> assertThat(ex.closeCode()).isEqualTo(CloseCode.MESSAGE_TOO_BIG));
+	}
+
+	@Test
+	void raisesTheLimitForTheNextMessage() throws Exception {
+		FrameReader reader = new FrameReader(new WebSocketLimits(100, 100), null);
+		reader.limits(new WebSocketLimits(1000, 1000));
+		RecordingListener listener = new RecordingListener();
+		reader.read(WsFrames.chunk(frame(BINARY, repeat(3, 900)), 0), listener);
+		assertThat(listener.events()).singleElement().asString().startsWith("binary 0x0303").endsWith("frames=1");
+	}
+
+	@Test
 	void refusesAnUnmaskedFrameOnItsSecondByte() {
 		FrameReader reader = new FrameReader(WebSocketLimits.DEFAULTS, null);
 		assertThatExceptionOfType(WebSocketException.class)

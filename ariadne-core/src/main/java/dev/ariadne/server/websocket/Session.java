@@ -5,7 +5,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +21,7 @@ import dev.ariadne.websocket.FrameWriter;
 import dev.ariadne.websocket.Opcode;
 import dev.ariadne.websocket.PerMessageDeflate;
 import dev.ariadne.websocket.WebSocketException;
+import dev.ariadne.websocket.WebSocketLimits;
 
 /**
  * A session on an upgraded exchange, as the application and the timer see it: its one end (the
@@ -54,6 +57,12 @@ final class Session implements WebSocketSession {
 
 	private volatile Map<String, Object> attributes;
 
+	/** What the client may send, from its next message on. */
+	private volatile WebSocketLimits limits;
+
+	/** This session's idle timeout, -1 for the server's {@code websocket.idle-timeout}. */
+	private volatile long idleNanos = -1;
+
 	/** When a frame last went either way (the server's own pings aside). */
 	private volatile long lastActivity = System.nanoTime();
 
@@ -68,8 +77,9 @@ final class Session implements WebSocketSession {
 	private final SessionOutput output;
 
 	Session(WebSocketSessions sessions, Request request, AsyncResponse exchange, OutputStream out,
-			WebSocketListener listener, String subprotocol, PerMessageDeflate deflate) {
+			WebSocketListener listener, String subprotocol, PerMessageDeflate deflate, WebSocketLimits limits) {
 		this.sessions = sessions;
+		this.limits = limits;
 		this.exchange = exchange;
 		this.listener = listener;
 		this.subprotocol = subprotocol;
@@ -248,7 +258,8 @@ final class Session implements WebSocketSession {
 			}
 			return;
 		}
-		if (now - this.lastActivity > idleNanos) {
+		long idle = this.idleNanos;
+		if (now - this.lastActivity > ((idle >= 0) ? idle : idleNanos)) {
 			closeFromOutside(CloseCode.GOING_AWAY, "Idle timeout");
 		}
 		else if (pingNanos > 0 && now - Math.max(this.lastActivity, this.lastPing) > pingNanos) {
@@ -309,6 +320,20 @@ final class Session implements WebSocketSession {
 	}
 
 	// ---- what the session is
+
+	@Override
+	public void idleTimeout(Duration timeout) {
+		this.idleNanos = timeout.isZero() ? Long.MAX_VALUE : timeout.toNanos();
+	}
+
+	@Override
+	public void limits(WebSocketLimits limits) {
+		this.limits = Objects.requireNonNull(limits, "limits");
+	}
+
+	WebSocketLimits limits() {
+		return this.limits;
+	}
 
 	@Override
 	public boolean isOpen() {

@@ -13,6 +13,7 @@ import dev.ariadne.websocket.FrameReader;
 import dev.ariadne.websocket.MessageAssembler;
 import dev.ariadne.websocket.PerMessageDeflate;
 import dev.ariadne.websocket.WebSocketException;
+import dev.ariadne.websocket.WebSocketLimits;
 
 /**
  * How a session reads: a loop on a worker that reads what the connection has (never waiting),
@@ -45,7 +46,14 @@ final class SessionReader implements FrameListener {
 
 	private final WebSocketSessions sessions;
 
-	private final boolean partial;
+	/** Whether the message under way is delivered in pieces; asked as each message begins. */
+	private boolean partial;
+
+	/** Whether a data message has begun and not ended. */
+	private boolean inMessage;
+
+	/** The limits the frame reader enforces. */
+	private WebSocketLimits applied;
 
 	private final FrameReader frames;
 
@@ -71,8 +79,8 @@ final class SessionReader implements FrameListener {
 		this.exchange = exchange;
 		this.listener = listener;
 		this.sessions = sessions;
-		this.partial = listener.partialMessages();
-		this.frames = new FrameReader(sessions.limits(), deflate);
+		this.applied = session.limits();
+		this.frames = new FrameReader(this.applied, deflate);
 	}
 
 	/** Starts reading on the thread that opened the session. */
@@ -102,6 +110,11 @@ final class SessionReader implements FrameListener {
 			if (this.session.ended()) {
 				finish();
 				return;
+			}
+			WebSocketLimits limits = this.session.limits();
+			if (limits != this.applied) {
+				this.applied = limits;
+				this.frames.limits(limits);
 			}
 			ByteBuffer input = this.input;
 			if (input != null && (input.hasRemaining() || this.frames.isPaused())) {
@@ -189,7 +202,7 @@ final class SessionReader implements FrameListener {
 		if (last) {
 			this.sessions.received();
 		}
-		if (this.partial) {
+		if (piecewise(last)) {
 			deliver(() -> this.listener.onTextPart(this.session, data, last));
 			return;
 		}
@@ -210,7 +223,7 @@ final class SessionReader implements FrameListener {
 		if (last) {
 			this.sessions.received();
 		}
-		if (this.partial) {
+		if (piecewise(last)) {
 			deliver(() -> this.listener.onBinaryPart(this.session, data, last));
 			return;
 		}
@@ -226,9 +239,21 @@ final class SessionReader implements FrameListener {
 		}
 	}
 
+	/**
+	 * Returns whether the message a frame belongs to is delivered in pieces, as the listener says
+	 * when the message begins (an endpoint may add its handlers once the session is open).
+	 */
+	private boolean piecewise(boolean last) {
+		if (!this.inMessage) {
+			this.partial = this.listener.partialMessages();
+		}
+		this.inMessage = !last;
+		return this.partial;
+	}
+
 	private boolean assemble(ByteBuffer data, boolean last) throws WebSocketException {
 		if (this.assembler == null) {
-			this.assembler = new MessageAssembler(this.sessions.limits().maxMessageSize());
+			this.assembler = new MessageAssembler(this.applied.maxMessageSize());
 		}
 		return this.assembler.add(data, last);
 	}

@@ -130,7 +130,8 @@ public final class WebSocketHandler implements Handler {
 			OutputStream out = response.outputStream();
 			// the 101 leaves before the session's first frame
 			out.flush();
-			Session session = new Session(sessions, request, exchange, out, listener, subprotocol, deflate);
+			Session session = new Session(sessions, request, exchange, out, listener, subprotocol, deflate,
+					sessions.limits());
 			opened = true;
 			session.start();
 		}

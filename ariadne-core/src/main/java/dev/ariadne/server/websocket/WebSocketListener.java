@@ -62,7 +62,7 @@ public interface WebSocketListener {
 
 	/**
 	 * Returns whether messages are delivered in pieces as they arrive ({@link #onTextPart},
-	 * {@link #onBinaryPart}) rather than whole. Asked once, when the session opens.
+	 * {@link #onBinaryPart}) rather than whole. Asked as each message begins.
 	 * @return {@code true} for pieces
 	 */
 	default boolean partialMessages() {

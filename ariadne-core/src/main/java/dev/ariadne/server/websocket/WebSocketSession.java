@@ -2,10 +2,12 @@ package dev.ariadne.server.websocket;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import dev.ariadne.http.Headers;
+import dev.ariadne.websocket.WebSocketLimits;
 
 /**
  * One open WebSocket connection, as the application sends on it. Every method may be called
@@ -157,6 +159,22 @@ public interface WebSocketSession {
 	 * @return whether over TLS
 	 */
 	boolean secure();
+
+	/**
+	 * Sets how long this session may pass without a frame either way before the server closes
+	 * it with 1001, instead of {@code websocket.idle-timeout}; looked at as often as the server's
+	 * own timeout is (a quarter of it, at least every second).
+	 * @param timeout the timeout, {@link Duration#ZERO} for none
+	 */
+	void idleTimeout(Duration timeout);
+
+	/**
+	 * Sets what the client may send from its next message on, instead of
+	 * {@code websocket.max-frame-size} and {@code websocket.max-message-size}: a message under way
+	 * keeps the limit it began with.
+	 * @param limits the limits
+	 */
+	void limits(WebSocketLimits limits);
 
 	/**
 	 * Returns the application's own values for this session, safe to use from any thread.

@@ -1,5 +1,6 @@
 package dev.ariadne.server.websocket;
 
+import java.io.OutputStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -13,10 +14,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.ariadne.server.AsyncResponse;
+import dev.ariadne.server.Request;
 import dev.ariadne.server.ServerConfig;
 import dev.ariadne.server.WebSocketConfig;
 import dev.ariadne.server.WebSocketTally;
 import dev.ariadne.websocket.CloseCode;
+import dev.ariadne.websocket.PerMessageDeflate;
 import dev.ariadne.websocket.WebSocketLimits;
 
 /**
@@ -162,6 +166,33 @@ public final class WebSocketSessions {
 	}
 
 	/** Gives back a place reserved for a session that did not open, or for a tallied session that ended. */
+	/**
+	 * Runs a session of the server's own on an exchange that another implementation switched to
+	 * WebSocket (the servlet container's Jakarta WebSocket, which answers the handshake through
+	 * the servlet response): in the place its tally took, among these sessions (their meters,
+	 * timeouts, pings and shutdown) until it ends. Call once the {@code 101} is out, on the thread
+	 * that switched protocols.
+	 * @param place the place the handshake took ({@link dev.ariadne.server.Response#countWebSocket()})
+	 * @param request the handshake request
+	 * @param exchange the upgraded exchange
+	 * @param out the exchange's stream
+	 * @param listener the session's listener
+	 * @param subprotocol the subprotocol agreed to, or {@code null}
+	 * @param deflate the permessage-deflate agreed to, or {@code null}
+	 * @param limits what the client may send
+	 * @return the session, open (its listener's {@code onOpen} has run)
+	 * @throws IllegalArgumentException if the place is not one of the server's
+	 * @throws IllegalStateException if the place was given back
+	 */
+	public static WebSocketSession open(WebSocketTally place, Request request, AsyncResponse exchange,
+			OutputStream out, WebSocketListener listener, String subprotocol, PerMessageDeflate deflate,
+			WebSocketLimits limits) {
+		if (!(place instanceof TalliedSession tallied)) {
+			throw new IllegalArgumentException("Not a place among the server's WebSocket sessions: " + place);
+		}
+		return tallied.open(request, exchange, out, listener, subprotocol, deflate, limits);
+	}
+
 	void unreserve() {
 		this.count.decrementAndGet();
 	}
