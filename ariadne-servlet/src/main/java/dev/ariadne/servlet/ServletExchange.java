@@ -73,7 +73,7 @@ final class ServletExchange implements NonBlockingIo.Owner {
 	private volatile AsyncState async;
 
 	/** The connection once the request switched protocols ({@link #upgrade}), or {@code null}. */
-	private UpgradeConnection upgrade;
+	private ProtocolSwitch upgrade;
 
 	private ServletEntry currentServlet;
 
@@ -448,6 +448,42 @@ final class ServletExchange implements NonBlockingIo.Owner {
 		this.upgrade = new UpgradeConnection(handler, tunnel, this.core, this.coreResponse);
 		this.response.upgraded();
 		return handler;
+	}
+
+	/**
+	 * Switches the request to a WebSocket session the core runs on the connection: the response
+	 * is a 101 whose head goes out once the request's dispatch returned; then the session starts,
+	 * on the request's thread. A start that fails closes the connection.
+	 */
+	void upgrade(ListenerWebSockets.SessionStart start) {
+		if (this.upgrade != null || this.async != null || this.response.isCommitted()) {
+			throw new IllegalStateException("Cannot switch protocols: the request switched already, started async "
+					+ "mode, or its response is committed");
+		}
+		AsyncResponse tunnel = this.coreResponse.upgrade();
+		Request core = this.core;
+		Response coreResponse = this.coreResponse;
+		this.upgrade = new ProtocolSwitch() {
+
+			@Override
+			public Throwable switchProtocols(ExchangeResponse response) {
+				return UpgradeConnection.finish(response);
+			}
+
+			@Override
+			public void begin() {
+				try {
+					start.start(core, tunnel, coreResponse.outputStream());
+				}
+				catch (RuntimeException | Error ex) {
+					lateFailures.log(() -> "The WebSocket session of " + ServletExchange.this.request
+							+ " failed to start", ex);
+					tunnel.abort(ex);
+				}
+			}
+
+		};
+		this.response.upgraded();
 	}
 
 	/** Counts a WebSocket session among the listener's ({@link ListenerWebSockets}). */

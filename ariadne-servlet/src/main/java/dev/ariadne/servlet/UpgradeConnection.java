@@ -33,7 +33,7 @@ import dev.ariadne.server.Response;
  * The client closing its side is the end of the input ({@code onAllDataRead}); the handler closes
  * the connection when it is done.
  */
-final class UpgradeConnection implements WebConnection, NonBlockingIo.Owner {
+final class UpgradeConnection implements WebConnection, NonBlockingIo.Owner, ProtocolSwitch {
 
 	private static final Logger logger = System.getLogger(UpgradeConnection.class.getName());
 
@@ -99,7 +99,12 @@ final class UpgradeConnection implements WebConnection, NonBlockingIo.Owner {
 	 * @param response the servlet response
 	 * @return what failed, or {@code null}
 	 */
-	Throwable switchProtocols(ExchangeResponse response) {
+	@Override
+	public Throwable switchProtocols(ExchangeResponse response) {
+		return finish(response);
+	}
+
+	static Throwable finish(ExchangeResponse response) {
 		if (response.errorPending()) {
 			return new IllegalStateException("An error was sent for a request that switched protocols");
 		}
@@ -116,7 +121,8 @@ final class UpgradeConnection implements WebConnection, NonBlockingIo.Owner {
 	 * The handler takes the connection: {@code init}, then the callbacks it asked for; on the
 	 * request's thread, once the request is over.
 	 */
-	void begin() {
+	@Override
+	public void begin() {
 		try {
 			this.handler.init(this);
 		}

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code server}, {@code server.stats}), {@code jakarta.servlet} and the JDK; never Spring,
  * Micrometer, or a core model package. Jakarta WebSocket and Tyrus, optional dependencies, only
  * in {@code dev.ariadne.servlet.websocket}, which the container itself never imports, and which
- * may also use the core's WebSocket codec ({@code dev.ariadne.websocket}).
+ * may also use the core's WebSocket codec ({@code dev.ariadne.websocket}) and the API of its
+ * WebSocket sessions ({@code dev.ariadne.server.websocket}, which routes use too).
  */
 class PackageRulesTest {
 
@@ -27,9 +28,12 @@ class PackageRulesTest {
 	private static final List<String> ALLOWED = List.of("java.", "javax.net.ssl", "jakarta.servlet", "dev.ariadne.servlet",
 			"dev.ariadne.http", "dev.ariadne.server.stats");
 
-	/** Beside the API, the WebSocket package may use the core's WebSocket codec (no sockets, no threads). */
+	/**
+	 * Beside the API, the WebSocket package may use the core's WebSocket codec (no sockets, no
+	 * threads) and the API of the core's WebSocket sessions, on which Spring's Jakarta sessions run.
+	 */
 	private static final List<String> WEBSOCKET_ONLY = List.of("jakarta.websocket", "org.glassfish.tyrus",
-			"dev.ariadne.websocket");
+			"dev.ariadne.websocket", "dev.ariadne.server.websocket");
 
 	private static final Path WEBSOCKET = Path.of("src/main/java/dev/ariadne/servlet/websocket");
 

@@ -16,10 +16,11 @@ import dev.ariadne.servlet.ServletStartup;
 /**
  * Jakarta WebSocket 2.2 for a servlet context: publishes a {@link ServerContainer} under the
  * context attribute {@value #ATTRIBUTE}, where applications and Spring's
- * {@code StandardWebSocketUpgradeStrategy} and {@code ServerEndpointExporter} look for it, with
- * Tyrus's engine (endpoints, encoders and decoders, sessions, basic and async remotes) on the
- * container's standard HTTP upgrade ({@code HttpServletRequest.upgrade}), so that a session is
- * served as each I/O model serves an upgraded connection.
+ * {@code StandardWebSocketUpgradeStrategy} and {@code ServerEndpointExporter} look for it: the
+ * sessions Spring's upgrade strategy opens run on the core's own WebSocket session, the deployed
+ * endpoints' on Tyrus's engine (endpoints, encoders and decoders, sessions, basic and async
+ * remotes) over the container's standard HTTP upgrade ({@code HttpServletRequest.upgrade}), so
+ * that a session is served as each I/O model serves an upgraded connection.
  *
  * <p>Add it to a deployment ({@code ServletDeployment.Builder.initializer}) when Tyrus's
  * {@code tyrus-server} and the WebSocket API are on the class path; the Spring Boot starter does

@@ -24,6 +24,14 @@ import jakarta.servlet.http.HttpSession;
  */
 final class OpenSessions {
 
+	/** A WebSocket session authenticated through an HTTP session, closed with 1008 when that ends. */
+	interface HttpBound {
+
+		/** The HTTP session ended. */
+		void httpSessionEnded();
+
+	}
+
 	private static final Logger logger = System.getLogger(OpenSessions.class.getName());
 
 	private final long idleTimeoutNanos;
@@ -35,7 +43,10 @@ final class OpenSessions {
 	private final Set<TyrusUpgradeHandler> open = ConcurrentHashMap.newKeySet();
 
 	/** The open sessions of authenticated handshakes by their HTTP session, closed when it ends. */
-	private final Map<HttpSession, Set<TyrusUpgradeHandler>> byHttpSession = new ConcurrentHashMap<>();
+	private final Map<HttpSession, Set<HttpBound>> byHttpSession = new ConcurrentHashMap<>();
+
+	/** The sessions on the core's, which the core times out, pings and closes at shutdown. */
+	private final Set<CoreJakartaSession> onCore = ConcurrentHashMap.newKeySet();
 
 	private final Object sweepLock = new Object();
 
@@ -62,9 +73,7 @@ final class OpenSessions {
 	 */
 	void opened(TyrusUpgradeHandler handler, HttpSession session) {
 		this.open.add(handler);
-		if (session != null) {
-			this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(handler);
-		}
+		bind(session, handler);
 		if (this.idleTimeoutNanos > 0 || this.pingIntervalNanos > 0) {
 			startSweeping();
 		}
@@ -77,10 +86,55 @@ final class OpenSessions {
 	 */
 	void ended(TyrusUpgradeHandler handler, HttpSession session) {
 		this.open.remove(handler);
+		unbind(session, handler);
+	}
+
+	/**
+	 * A session on the core's opened (its idle timeout, pings and shutdown are the core's).
+	 * @param coreSession the session
+	 * @param session the HTTP session of an authenticated handshake, or {@code null}
+	 */
+	void opened(CoreJakartaSession coreSession, HttpSession session) {
+		this.onCore.add(coreSession);
+		bind(session, coreSession);
+	}
+
+	/**
+	 * A session on the core's ended; once.
+	 * @param coreSession the session
+	 * @param session the HTTP session of an authenticated handshake, or {@code null}
+	 */
+	void ended(CoreJakartaSession coreSession, HttpSession session) {
+		this.onCore.remove(coreSession);
+		unbind(session, coreSession);
+	}
+
+	/**
+	 * Returns the open sessions on the core's of an endpoint.
+	 * @param path the endpoint's path
+	 * @return the sessions
+	 */
+	Set<jakarta.websocket.Session> onCore(String path) {
+		Set<jakarta.websocket.Session> sessions = new java.util.HashSet<>();
+		for (CoreJakartaSession session : this.onCore) {
+			if (session.config().getPath().equals(path) && session.isOpen()) {
+				sessions.add(session);
+			}
+		}
+		return java.util.Collections.unmodifiableSet(sessions);
+	}
+
+	private void bind(HttpSession session, HttpBound bound) {
 		if (session != null) {
-			this.byHttpSession.computeIfPresent(session, (key, handlers) -> {
-				handlers.remove(handler);
-				return handlers.isEmpty() ? null : handlers;
+			this.byHttpSession.computeIfAbsent(session, (key) -> ConcurrentHashMap.newKeySet()).add(bound);
+		}
+	}
+
+	private void unbind(HttpSession session, HttpBound bound) {
+		if (session != null) {
+			this.byHttpSession.computeIfPresent(session, (key, bounds) -> {
+				bounds.remove(bound);
+				return bounds.isEmpty() ? null : bounds;
 			});
 		}
 	}
@@ -95,6 +149,10 @@ final class OpenSessions {
 			handler.goingAway();
 			closed++;
 		}
+		for (CoreJakartaSession session : this.onCore) {
+			session.goingAway();
+			closed++;
+		}
 		return closed;
 	}
 
@@ -103,9 +161,9 @@ final class OpenSessions {
 	 * @param session the HTTP session
 	 */
 	void httpSessionEnded(HttpSession session) {
-		Set<TyrusUpgradeHandler> handlers = this.byHttpSession.remove(session);
-		if (handlers != null) {
-			handlers.forEach(TyrusUpgradeHandler::httpSessionEnded);
+		Set<HttpBound> bounds = this.byHttpSession.remove(session);
+		if (bounds != null) {
+			bounds.forEach(HttpBound::httpSessionEnded);
 		}
 	}
 

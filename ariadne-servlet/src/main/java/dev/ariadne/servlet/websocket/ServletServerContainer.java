@@ -22,18 +22,26 @@ import org.glassfish.tyrus.spi.WebSocketEngine;
 import org.glassfish.tyrus.spi.WebSocketEngine.UpgradeInfo;
 
 /**
- * The {@link jakarta.websocket.server.ServerContainer} of a servlet context: Tyrus's engine for
- * the endpoints deployed to it ({@link #addEndpoint}, answered by the {@link UpgradeFilter}),
- * and {@link #upgradeHttpToWebSocket}, which switches one request to an endpoint of the caller's
- * (Spring's {@code StandardWebSocketUpgradeStrategy}) through an engine made for that request
- * alone: Tyrus's own would look the endpoint up among those deployed and find none.
+ * The {@link jakarta.websocket.server.ServerContainer} of a servlet context. Two engines serve it:
+ *
+ * <ul>
+ * <li>{@link #upgradeHttpToWebSocket}, which switches one request to an endpoint of the caller's
+ * (Spring's {@code StandardWebSocketUpgradeStrategy}, behind every {@code @EnableWebSocket}
+ * handler and STOMP endpoint), runs the session on the core's own ({@link CoreHandshake},
+ * {@link CoreJakartaSession}) when the endpoint has no encoders or decoders, as Spring's never
+ * has: the core's codec, limits, timers and meters, as a route's session has them;</li>
+ * <li>Tyrus's engine serves the endpoints deployed to the container ({@link #addEndpoint}:
+ * {@code @ServerEndpoint} classes through Spring's {@code ServerEndpointExporter}, answered by the
+ * {@link UpgradeFilter}), whose annotations, encoders and decoders are its, and an upgraded
+ * endpoint that has encoders or decoders, through an engine made for that request alone.</li>
+ * </ul>
  *
  * <p>Its default message size limits start at {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes (Tyrus's
  * are unbounded), or the server's {@code websocket.max-message-size}; a frame over them, or over
- * {@code websocket.max-frame-size}, is refused with 1009 ({@link FrameGuard}), and Tyrus's frame
- * buffer follows them. Limits the application sets ({@code setDefaultMaxTextMessageBufferSize},
- * as Spring's {@code ServletServerContainerFactoryBean} does) replace both settings: a message
- * the application allows may come in one frame, as on Tomcat.
+ * {@code websocket.max-frame-size}, is refused with 1009 (the core's reader, or {@link FrameGuard}
+ * in front of Tyrus, whose frame buffer follows them). Limits the application sets
+ * ({@code setDefaultMaxTextMessageBufferSize}, as Spring's {@code ServletServerContainerFactoryBean}
+ * does) replace both settings: a message the application allows may come in one frame, as on Tomcat.
  */
 final class ServletServerContainer extends TyrusServerContainer {
 
@@ -61,6 +69,9 @@ final class ServletServerContainer extends TyrusServerContainer {
 	 */
 	private volatile boolean limitsOfTheApplication;
 
+	/** {@code websocket.idle-timeout} in milliseconds, 0 when none. */
+	private final long idleTimeoutMillis;
+
 	/**
 	 * Creates the container of a servlet context.
 	 * @param contextPath the context's path
@@ -76,6 +87,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 		super.setDefaultMaxTextMessageBufferSize(maxMessageSize);
 		super.setDefaultMaxBinaryMessageBufferSize(maxMessageSize);
 		this.maxFrameSize = (settings != null) ? settings.maxFrameSize() : Long.MAX_VALUE;
+		this.idleTimeoutMillis = (settings != null) ? settings.idleTimeout().toMillis() : 0;
 		this.sessions = (settings != null) ? new OpenSessions(settings.idleTimeout(), settings.pingInterval(), this.timers)
 				: new OpenSessions(null, Duration.ZERO, this.timers);
 		this.engine = newEngine();
@@ -145,6 +157,10 @@ final class ServletServerContainer extends TyrusServerContainer {
 			Map<String, String> pathParameters) throws IOException, DeploymentException {
 		HttpServletRequest request = (HttpServletRequest) httpServletRequest;
 		HttpServletResponse response = (HttpServletResponse) httpServletResponse;
+		if (sec.getEncoders().isEmpty() && sec.getDecoders().isEmpty()) {
+			CoreHandshake.perform(this, request, response, sec, (pathParameters != null) ? pathParameters : Map.of());
+			return;
+		}
 		TyrusWebSocketEngine engine = newEngine();
 		engine.register(sec, "");
 		try {
@@ -156,6 +172,35 @@ final class ServletServerContainer extends TyrusServerContainer {
 		catch (ServletException ex) {
 			throw new DeploymentException("The request " + request.getRequestURI() + " could not switch protocols", ex);
 		}
+	}
+
+	/**
+	 * What a client may send to a session on the core's: its frames as {@code websocket.max-frame-size}
+	 * says, unless the application set the message limits itself (frames are then bounded by
+	 * those alone, as on Tomcat).
+	 */
+	int maxFrameSize() {
+		return (int) Math.min(this.limitsOfTheApplication ? Integer.MAX_VALUE : this.maxFrameSize, Integer.MAX_VALUE);
+	}
+
+	/** The idle timeout of a session on the core's, in milliseconds, as {@code Session.getMaxIdleTimeout} says it. */
+	long idleTimeoutMillis() {
+		return this.idleTimeoutMillis;
+	}
+
+	/** A session on the core's opened: among the open ones (1008 at its HTTP session's end, {@code getOpenSessions}). */
+	void opened(CoreJakartaSession session) {
+		this.sessions.opened(session, session.httpSession());
+	}
+
+	/** A session on the core's ended; once. */
+	void closed(CoreJakartaSession session) {
+		this.sessions.ended(session, session.httpSession());
+	}
+
+	/** The open sessions on the core's of an endpoint's path. */
+	Set<jakarta.websocket.Session> openSessions(String path) {
+		return this.sessions.onCore(path);
 	}
 
 	/** Handshakes for the deployed endpoints, from the filter. */

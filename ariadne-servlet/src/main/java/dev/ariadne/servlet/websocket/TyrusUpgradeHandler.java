@@ -34,7 +34,7 @@ import org.glassfish.tyrus.spi.WebSocketEngine.UpgradeInfo;
  * class with a public no-argument constructor; the handshake gives it what it needs before its
  * {@link #init}. Not for applications.
  */
-public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListener {
+public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListener, OpenSessions.HttpBound {
 
 	private static final Logger logger = System.getLogger(TyrusUpgradeHandler.class.getName());
 
@@ -204,7 +204,8 @@ public final class TyrusUpgradeHandler implements HttpUpgradeHandler, ReadListen
 	 * Closes the session as the Jakarta WebSocket specification asks when its HTTP session ends:
 	 * with 1008 (policy violation).
 	 */
-	void httpSessionEnded() {
+	@Override
+	public void httpSessionEnded() {
 		closeWith(new CloseReason(CloseCodes.VIOLATED_POLICY, "The HTTP session ended"));
 	}
 
