@@ -1,5 +1,7 @@
 package dev.ariadne.servlet;
 
+import java.io.IOException;
+
 /**
  * A request's switch of protocols: the {@code 101} once the dispatch returned, then the new
  * protocol takes the connection.
@@ -7,11 +9,23 @@ package dev.ariadne.servlet;
 interface ProtocolSwitch {
 
 	/**
-	 * Sends the {@code 101}, on the request's thread, once its dispatch returned.
+	 * The request's dispatch returned: the {@code 101} goes out, unless the request failed or
+	 * asked for an error page after it switched; on the request's thread.
 	 * @param response the servlet response
 	 * @return what failed, or {@code null}
 	 */
-	Throwable switchProtocols(ExchangeResponse response);
+	default Throwable switchProtocols(ExchangeResponse response) {
+		if (response.errorPending()) {
+			return new IllegalStateException("An error was sent for a request that switched protocols");
+		}
+		try {
+			response.finishUpgrade();
+			return null;
+		}
+		catch (IOException | RuntimeException ex) {
+			return ex;
+		}
+	}
 
 	/** The new protocol takes the connection, on the request's thread, once the request is over. */
 	void begin();

@@ -439,14 +439,9 @@ final class ServletExchange implements NonBlockingIo.Owner {
 	 * the request's dispatch returned, before the handler's {@code init}.
 	 */
 	<T extends HttpUpgradeHandler> T upgrade(Class<T> type) throws ServletException {
-		if (this.upgrade != null || this.async != null || this.response.isCommitted()) {
-			throw new IllegalStateException("Cannot switch protocols: the request switched already, started async "
-					+ "mode, or its response is committed");
-		}
+		checkSwitchable();
 		T handler = UpgradeConnection.instantiate(type);
-		AsyncResponse tunnel = this.coreResponse.upgrade();
-		this.upgrade = new UpgradeConnection(handler, tunnel, this.core, this.coreResponse);
-		this.response.upgraded();
+		switchTo(new UpgradeConnection(handler, this.coreResponse.upgrade(), this.core, this.coreResponse));
 		return handler;
 	}
 
@@ -456,33 +451,29 @@ final class ServletExchange implements NonBlockingIo.Owner {
 	 * on the request's thread. A start that fails closes the connection.
 	 */
 	void upgrade(ListenerWebSockets.SessionStart start) {
+		checkSwitchable();
+		AsyncResponse tunnel = this.coreResponse.upgrade();
+		switchTo(() -> {
+			try {
+				start.start(this.core, tunnel, this.coreResponse.outputStream());
+			}
+			catch (RuntimeException | Error ex) {
+				lateFailures.log(() -> "The WebSocket session of " + this.request + " failed to start", ex);
+				tunnel.abort(ex);
+			}
+		});
+	}
+
+	private void checkSwitchable() {
 		if (this.upgrade != null || this.async != null || this.response.isCommitted()) {
 			throw new IllegalStateException("Cannot switch protocols: the request switched already, started async "
 					+ "mode, or its response is committed");
 		}
-		AsyncResponse tunnel = this.coreResponse.upgrade();
-		Request core = this.core;
-		Response coreResponse = this.coreResponse;
-		this.upgrade = new ProtocolSwitch() {
+	}
 
-			@Override
-			public Throwable switchProtocols(ExchangeResponse response) {
-				return UpgradeConnection.finish(response);
-			}
-
-			@Override
-			public void begin() {
-				try {
-					start.start(core, tunnel, coreResponse.outputStream());
-				}
-				catch (RuntimeException | Error ex) {
-					lateFailures.log(() -> "The WebSocket session of " + ServletExchange.this.request
-							+ " failed to start", ex);
-					tunnel.abort(ex);
-				}
-			}
-
-		};
+	/** The response is a 101 from now on; the switch's {@code begin} runs once the request is over. */
+	private void switchTo(ProtocolSwitch upgrade) {
+		this.upgrade = upgrade;
 		this.response.upgraded();
 	}
 

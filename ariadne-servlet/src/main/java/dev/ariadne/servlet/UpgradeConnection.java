@@ -94,30 +94,6 @@ final class UpgradeConnection implements WebConnection, NonBlockingIo.Owner, Pro
 	}
 
 	/**
-	 * The request's dispatch returned: the {@code 101} goes out, unless the request failed or
-	 * asked for an error page after it switched; on the request's thread.
-	 * @param response the servlet response
-	 * @return what failed, or {@code null}
-	 */
-	@Override
-	public Throwable switchProtocols(ExchangeResponse response) {
-		return finish(response);
-	}
-
-	static Throwable finish(ExchangeResponse response) {
-		if (response.errorPending()) {
-			return new IllegalStateException("An error was sent for a request that switched protocols");
-		}
-		try {
-			response.finishUpgrade();
-			return null;
-		}
-		catch (IOException | RuntimeException ex) {
-			return ex;
-		}
-	}
-
-	/**
 	 * The handler takes the connection: {@code init}, then the callbacks it asked for; on the
 	 * request's thread, once the request is over.
 	 */

@@ -19,10 +19,16 @@ import jakarta.websocket.Endpoint;
 import jakarta.websocket.server.HandshakeRequest;
 import jakarta.websocket.server.ServerEndpointConfig;
 
+import dev.ariadne.http.Headers;
+import dev.ariadne.http.HttpParseException;
+import dev.ariadne.http.Method;
+import dev.ariadne.http.RequestHead;
+import dev.ariadne.http.Version;
 import dev.ariadne.server.WebSocketTally;
 import dev.ariadne.server.websocket.WebSocketSessions;
 import dev.ariadne.servlet.ListenerWebSockets;
 import dev.ariadne.websocket.Handshake;
+import dev.ariadne.websocket.HandshakeException;
 
 /**
  * The opening handshake (RFC 6455 §4.2) of a request that {@code upgradeHttpToWebSocket} switches
@@ -42,14 +48,17 @@ final class CoreHandshake {
 
 	static void perform(ServletServerContainer container, HttpServletRequest request, HttpServletResponse response,
 			ServerEndpointConfig config, Map<String, String> pathParameters) throws IOException, DeploymentException {
-		String key = request.getHeader("Sec-WebSocket-Key");
-		if (!"websocket".equalsIgnoreCase(request.getHeader("Upgrade")) || key == null || key.isBlank()) {
-			response.sendError(HttpServletResponse.SC_BAD_REQUEST, "Not a WebSocket handshake");
-			return;
+		Headers headers = headers(request);
+		String key;
+		try {
+			key = Handshake.check(head(request, headers));
 		}
-		if (!"13".equals(request.getHeader("Sec-WebSocket-Version"))) {
-			response.setHeader("Sec-WebSocket-Version", "13");
-			response.sendError(426, "WebSocket version 13 required");
+		catch (HandshakeException ex) {
+			Headers more = ex.headers();
+			for (int i = 0; (more != null) && i < more.size(); i++) {
+				response.setHeader(more.name(i), more.value(i));
+			}
+			response.sendError(ex.status().code(), ex.reason());
 			return;
 		}
 		ServerEndpointConfig.Configurator configurator = config.getConfigurator();
@@ -57,16 +66,15 @@ final class CoreHandshake {
 			response.sendError(HttpServletResponse.SC_FORBIDDEN, "Origin not allowed");
 			return;
 		}
-		Map<String, List<String>> fields = fields(request);
 		String subprotocol = configurator.getNegotiatedSubprotocol(config.getSubprotocols(),
-				tokens(fields.getOrDefault("Sec-WebSocket-Protocol", List.of())));
+				Handshake.subprotocols(headers));
 		String agreed = (subprotocol == null || subprotocol.isEmpty()) ? null : subprotocol;
 		URI uri = uri(request);
 		Map<String, List<String>> parameters = parameters(request);
 		Principal principal = request.getUserPrincipal();
 		HttpSession httpSession = request.getSession(false);
 		Map<String, List<String>> answer = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-		HandshakeRequest view = new View(fields, principal, uri, request, httpSession, parameters);
+		HandshakeRequest view = new View(fields(headers), principal, uri, request, httpSession, parameters);
 		configurator.modifyHandshake(config, view, () -> answer);
 		Endpoint endpoint;
 		try {
@@ -98,39 +106,45 @@ final class CoreHandshake {
 				response.addHeader(field.getKey(), value);
 			}
 		}
-		response.setHeader("Upgrade", "websocket");
-		response.setHeader("Connection", "Upgrade");
-		response.setHeader("Sec-WebSocket-Accept", Handshake.accept(key.trim()));
-		if (agreed != null) {
-			response.setHeader("Sec-WebSocket-Protocol", agreed);
+		Headers accepted = Handshake.responseHeaders(key, agreed, null);
+		for (int i = 0; i < accepted.size(); i++) {
+			response.setHeader(accepted.name(i), accepted.value(i));
 		}
 	}
 
-	private static Map<String, List<String>> fields(HttpServletRequest request) {
-		Map<String, List<String>> fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+	/** The request's header fields, as the core's handshake checks take them. */
+	private static Headers headers(HttpServletRequest request) {
+		Headers headers = new Headers();
 		Enumeration<String> names = request.getHeaderNames();
 		while (names.hasMoreElements()) {
 			String name = names.nextElement();
-			List<String> values = fields.computeIfAbsent(name, (ignored) -> new ArrayList<>());
 			Enumeration<String> lines = request.getHeaders(name);
 			while (lines.hasMoreElements()) {
-				values.add(lines.nextElement());
+				headers.add(name, lines.nextElement());
 			}
+		}
+		return headers;
+	}
+
+	private static RequestHead head(HttpServletRequest request, Headers headers) {
+		Version version = "HTTP/1.1".equals(request.getProtocol()) ? Version.HTTP_1_1 : Version.HTTP_1_0;
+		try {
+			return RequestHead.of(Method.of(request.getMethod()), "/", RequestHead.TargetForm.ORIGIN, version, headers,
+					-1, false);
+		}
+		catch (HttpParseException ex) {
+			throw new IllegalStateException("The origin form '/' is always valid", ex);
+		}
+	}
+
+	/** The fields as {@code HandshakeRequest.getHeaders} has them: by name, whatever its case. */
+	private static Map<String, List<String>> fields(Headers headers) {
+		Map<String, List<String>> fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+		for (int i = 0; i < headers.size(); i++) {
+			fields.computeIfAbsent(headers.name(i), (ignored) -> new ArrayList<>()).add(headers.value(i));
 		}
 		fields.replaceAll((name, values) -> List.copyOf(values));
 		return Collections.unmodifiableMap(fields);
-	}
-
-	private static List<String> tokens(List<String> lines) {
-		List<String> tokens = new ArrayList<>();
-		for (String line : lines) {
-			for (String token : line.split(",")) {
-				if (!token.isBlank()) {
-					tokens.add(token.trim());
-				}
-			}
-		}
-		return tokens;
 	}
 
 	private static URI uri(HttpServletRequest request) {

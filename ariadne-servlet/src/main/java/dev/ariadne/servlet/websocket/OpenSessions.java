@@ -3,6 +3,8 @@ package dev.ariadne.servlet.websocket;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.http.HttpSession;
+import jakarta.websocket.Session;
 
 /**
  * The open sessions of a container: the idle timeout that closes a quiet one with 1001, the pings
@@ -114,14 +117,14 @@ final class OpenSessions {
 	 * @param path the endpoint's path
 	 * @return the sessions
 	 */
-	Set<jakarta.websocket.Session> onCore(String path) {
-		Set<jakarta.websocket.Session> sessions = new java.util.HashSet<>();
+	Set<Session> onCore(String path) {
+		Set<Session> sessions = new HashSet<>();
 		for (CoreJakartaSession session : this.onCore) {
 			if (session.config().getPath().equals(path) && session.isOpen()) {
 				sessions.add(session);
 			}
 		}
-		return java.util.Collections.unmodifiableSet(sessions);
+		return Collections.unmodifiableSet(sessions);
 	}
 
 	private void bind(HttpSession session, HttpBound bound) {

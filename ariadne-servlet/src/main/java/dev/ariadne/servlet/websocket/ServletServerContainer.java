@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import jakarta.websocket.DeploymentException;
+import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpointConfig;
 
 import dev.ariadne.server.WebSocketConfig;
@@ -199,7 +200,7 @@ final class ServletServerContainer extends TyrusServerContainer {
 	}
 
 	/** The open sessions on the core's of an endpoint's path. */
-	Set<jakarta.websocket.Session> openSessions(String path) {
+	Set<Session> openSessions(String path) {
 		return this.sessions.onCore(path);
 	}
 
